@@ -1,0 +1,12 @@
+"""Dialects: each module declares one namespace of ops and registers them on import.
+
+- ``builtin``: the module.
+- ``func``: functions, returns (upstream MLIR semantics).
+- ``np``: tensor- and scalar-level ops with NumPy semantics (broadcasting, dtypes); the
+  frontend's output.
+- ``scf``: structured control flow (upstream MLIR: if, for, while, yield, condition).
+- ``arith``, ``math``, ``memref``: scalar and buffer ops of the loop level (upstream names).
+- ``grafo``: run-time effects of the loop level (raising errors).
+"""
+
+from . import arith, builtin, func, grafo, math, memref, np, scf  # noqa: F401

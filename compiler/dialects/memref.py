@@ -1,0 +1,56 @@
+"""The ``memref`` dialect (upstream MLIR semantics): buffers at loop level.
+
+- ``memref.alloc(%dyn_sizes...)``: a new 64-byte aligned buffer; one ``index`` operand per
+  dynamic dim of the result type.
+- ``memref.load(%m, %i...)`` / ``memref.store(%v, %m, %i...)``: ``index`` subscripts.
+- ``memref.dim(%m, %k)``: the run-time size of dim ``%k`` (an ``index``).
+- ``memref.dealloc(%m)``.
+"""
+
+from .. import types as T
+from ..ir.opdef import Op, Pure, ReadOnly
+
+
+class AllocOp(Op):
+    name = "memref.alloc"
+    num_results = 1
+
+
+class DeallocOp(Op):
+    name = "memref.dealloc"
+    num_operands = 1
+    num_results = 0
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return []
+
+
+class LoadOp(Op):
+    name = "memref.load"
+    traits = frozenset({ReadOnly})
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return [operand_types[0].element]
+
+
+class StoreOp(Op):
+    name = "memref.store"
+    num_results = 0
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return []
+
+
+class DimOp(Op):
+    name = "memref.dim"
+    traits = frozenset({Pure})
+    num_operands = 2
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return [T.index]

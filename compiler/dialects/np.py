@@ -1,0 +1,524 @@
+"""The ``np`` dialect: array and scalar operations with NumPy's semantics.
+
+The frontend emits these ops; lowering turns them into loops. Conventions:
+
+- Operands are tensors (``tensor<?x4xf32>``) or scalars (``f32``, ``!py.int``); ops apply
+  NumPy broadcasting to their shapes. An elementwise result of rank 0 is a scalar, as NumPy
+  ufuncs return scalars for 0-d inputs.
+- Dtype promotion is explicit: the frontend inserts ``np.astype`` so that the operands of an
+  elementwise op share one element type (NEP 50 rules, ``types.promote``).
+- Each op has a NumPy reference implementation (``evaluate``) used for constant folding and as
+  a test oracle; weak (Python scalar) operands follow Python's own semantics there.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import types as T
+from ..ir.attributes import DenseAttr, FloatAttr, IntegerAttr, attr_value
+from ..ir.opdef import Commutative, ConstantLike, Elementwise, Op, Pure, Reduction
+
+
+# shape helpers -------------------------------------------------------------------------------
+
+def broadcast_shapes(*shapes) -> tuple:
+    """NumPy broadcasting of shapes whose dims may be None (dynamic).
+
+    Raises ValueError with NumPy's message when static dims conflict."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for k in range(rank):
+        dims = [s[len(s) - rank + k] for s in shapes if len(s) - rank + k >= 0]
+        static = {d for d in dims if d is not None and d != 1}
+        if len(static) > 1:
+            text = " ".join("(" + ",".join("?" if d is None else str(d) for d in s)
+                            + ("," if len(s) == 1 else "") + ")" for s in shapes)
+            raise ValueError(f"operands could not be broadcast together with shapes {text}")
+        if static:
+            out.append(static.pop())
+        elif any(d is None for d in dims):
+            out.append(None)
+        else:
+            out.append(1)
+    return tuple(out)
+
+
+def array_type(shape: tuple, element: T.Type) -> T.Type:
+    """A tensor type, or the scalar ``element`` when ``shape`` is ``()``."""
+    return T.TensorType(tuple(shape), element) if shape else element
+
+
+def _dtype_value(v, t: T.Type):
+    """A NumPy value of type ``t`` for folding (weak scalars stay Python scalars)."""
+    if T.is_weak(t):
+        return v
+    return np.asarray(v, dtype=T.to_dtype(t)) if T.shape_of(t) else T.to_dtype(t).type(v)
+
+
+# constants and casts ------------------------------------------------------------------------
+
+class ConstantOp(Op):
+    """``np.constant {value}``: a scalar (IntegerAttr/FloatAttr) or array (DenseAttr)."""
+
+    name = "np.constant"
+    traits = frozenset({Pure, ConstantLike})
+    num_operands = 0
+    num_results = 1
+
+    @classmethod
+    def of(cls, value, t: T.Type, loc=None) -> "ConstantOp":
+        """A constant of type ``t`` holding the Python/NumPy ``value``."""
+        if isinstance(t, T.TensorType):
+            arr = np.array(np.broadcast_to(np.asarray(value, dtype=T.to_dtype(t)), t.shape))
+            arr.flags.writeable = False
+            attr = DenseAttr(arr, t)
+        elif T.is_float(t):
+            attr = FloatAttr(float(value), T.strong(t))
+        else:
+            attr = IntegerAttr(int(value), T.strong(t))
+        return cls.build([], {"value": attr}, [t], loc=loc)
+
+    @property
+    def value(self):
+        """The constant as a NumPy array/scalar (Python scalar for weak types)."""
+        a = self.attributes["value"]
+        t = self.result.type
+        if isinstance(a, DenseAttr):
+            return a.value
+        v = attr_value(a)
+        if t == T.py_bool or t == T.i1:
+            return bool(v) if T.is_weak(t) else np.bool_(v)
+        return _dtype_value(v, t)
+
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        if "value" not in self.attributes:
+            raise VerifyError(self, "requires a 'value' attribute")
+
+
+class AsTypeOp(Op):
+    """``np.astype``: convert to the result's element type (``ndarray.astype``, unsafe
+    casting; float to int of NaN/inf/out-of-range gives NumPy's x86-64 value, INT_MIN)."""
+
+    name = "np.astype"
+    traits = frozenset({Pure, Elementwise})
+    num_operands = 1
+    num_results = 1
+
+    def evaluate(self, x):
+        t = self.result.type
+        if T.is_weak(t):
+            return {"int": int, "float": float, "bool": bool}[T.element_type(t).kind](x)
+        with np.errstate(all="ignore"):
+            return _dtype_value(np.asarray(x).astype(T.to_dtype(t)), t)
+
+
+# elementwise ---------------------------------------------------------------------------------
+
+class ElementwiseOp(Op):
+    """Base of n-ary elementwise ops: operands share one element type; shapes broadcast."""
+
+    traits = frozenset({Pure, Elementwise})
+    num_results = 1
+    numpy: str = ""           # the NumPy ufunc that defines the semantics
+    python = None             # the Python operator for weak scalars (None: use NumPy's)
+    result_bool = False       # comparisons and predicates give bool
+    float_only = False
+    int_only = False
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        elems = {T.element_type(t) for t in operand_types}
+        if len(elems) != 1:
+            raise TypeError(f"{cls.name} needs operands of one element type, got "
+                            + ", ".join(map(str, operand_types)))
+        el = elems.pop()
+        if cls.float_only and not T.is_float(el):
+            raise TypeError(f"{cls.numpy} needs float operands, got {el}")
+        if cls.int_only and T.is_float(el):
+            raise TypeError(f"ufunc '{cls.numpy}' not supported for the input types "
+                            f"({T.to_dtype(el)})")
+        shape = broadcast_shapes(*[T.shape_of(t) for t in operand_types])
+        if cls.result_bool:
+            el = T.py_bool if T.is_weak(el) else T.i1
+        return [array_type(shape, el)]
+
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        try:
+            want = self.infer([v.type for v in self.operands], {})
+        except (TypeError, ValueError) as e:
+            raise VerifyError(self, str(e)) from None
+        if want[0] != self.result.type and not (
+                T.shape_of(want[0]) != T.shape_of(self.result.type)
+                and T.element_type(want[0]) == T.element_type(self.result.type)):
+            raise VerifyError(self, f"result type {self.result.type} does not match the "
+                                    f"inferred {want[0]}")
+
+    def evaluate(self, *args):
+        t = self.result.type
+        if all(T.is_weak(v.type) for v in self.operands) and self.python is not None:
+            return self.python(*args)
+        with np.errstate(all="ignore"):
+            out = getattr(np, self.numpy)(*args)
+        return _dtype_value(out, t) if not T.is_weak(t) else out.item()
+
+
+def _elementwise(op_name: str, numpy: str, arity: int, python=None, traits=(), **flags):
+    cls = type(op_name.title().replace("_", "") + "Op", (ElementwiseOp,), {
+        "name": "np." + op_name, "numpy": numpy, "python": python,
+        "num_operands": arity,
+        "traits": frozenset({Pure, Elementwise, *traits}), **flags})
+    globals()[cls.__name__] = cls
+    return cls
+
+
+def _py_floordiv(a, b):
+    return a // b
+
+
+def _py_div(a, b):
+    return a / b
+
+
+BINARY = {
+    "add": ("add", operator.add, (Commutative,), {}),
+    "subtract": ("subtract", operator.sub, (), {}),
+    "multiply": ("multiply", operator.mul, (Commutative,), {}),
+    "divide": ("true_divide", _py_div, (), {"float_only": True}),
+    "floor_divide": ("floor_divide", _py_floordiv, (), {}),
+    "remainder": ("remainder", operator.mod, (), {}),
+    "fmod": ("fmod", None, (), {}),
+    "power": ("power", operator.pow, (), {}),
+    "maximum": ("maximum", None, (Commutative,), {}),
+    "minimum": ("minimum", None, (Commutative,), {}),
+    "fmax": ("fmax", None, (Commutative,), {}),
+    "fmin": ("fmin", None, (Commutative,), {}),
+    "arctan2": ("arctan2", None, (), {"float_only": True}),
+    "hypot": ("hypot", None, (Commutative,), {"float_only": True}),
+    "copysign": ("copysign", None, (), {"float_only": True}),
+    "logaddexp": ("logaddexp", None, (Commutative,), {"float_only": True}),
+    "bitwise_and": ("bitwise_and", operator.and_, (Commutative,), {"int_only": True}),
+    "bitwise_or": ("bitwise_or", operator.or_, (Commutative,), {"int_only": True}),
+    "bitwise_xor": ("bitwise_xor", operator.xor, (Commutative,), {"int_only": True}),
+    "left_shift": ("left_shift", operator.lshift, (), {"int_only": True}),
+    "right_shift": ("right_shift", operator.rshift, (), {"int_only": True}),
+    "equal": ("equal", operator.eq, (Commutative,), {"result_bool": True}),
+    "not_equal": ("not_equal", operator.ne, (Commutative,), {"result_bool": True}),
+    "less": ("less", operator.lt, (), {"result_bool": True}),
+    "less_equal": ("less_equal", operator.le, (), {"result_bool": True}),
+    "greater": ("greater", operator.gt, (), {"result_bool": True}),
+    "greater_equal": ("greater_equal", operator.ge, (), {"result_bool": True}),
+    "logical_and": ("logical_and", None, (Commutative,), {"result_bool": True}),
+    "logical_or": ("logical_or", None, (Commutative,), {"result_bool": True}),
+    "logical_xor": ("logical_xor", None, (Commutative,), {"result_bool": True}),
+}
+
+UNARY_FLOAT = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt",
+               "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+               "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc", "rint",
+               "deg2rad", "rad2deg"]
+UNARY_ANY = {"negative": operator.neg, "absolute": abs, "square": None, "sign": None,
+             "positive": operator.pos, "reciprocal": None}
+UNARY_BOOL = ["isnan", "isinf", "isfinite", "signbit", "logical_not"]
+
+for _n, (_np_name, _py, _traits, _flags) in BINARY.items():
+    _elementwise(_n, _np_name, 2, _py, _traits, **_flags)
+for _n in UNARY_FLOAT:
+    _elementwise(_n, _n, 1, float_only=True)
+for _n, _py in UNARY_ANY.items():
+    _elementwise(_n, _n, 1, _py)
+for _n in UNARY_BOOL:
+    _elementwise(_n, _n, 1, result_bool=True)
+_elementwise("invert", "invert", 1, operator.invert)
+
+
+class WhereOp(Op):
+    """``np.where(cond, a, b)``: cond is bool; a and b share one element type; broadcasts."""
+
+    name = "np.where"
+    traits = frozenset({Pure, Elementwise})
+    num_operands = 3
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        c, a, b = operand_types
+        if not T.is_bool(c):
+            raise TypeError(f"np.where condition must be bool, got {c}")
+        if T.element_type(a) != T.element_type(b):
+            raise TypeError(f"np.where branches differ in dtype: {a} vs {b}")
+        shape = broadcast_shapes(T.shape_of(c), T.shape_of(a), T.shape_of(b))
+        return [array_type(shape, T.element_type(a))]
+
+    def evaluate(self, c, a, b):
+        return _dtype_value(np.where(c, a, b), self.result.type)
+
+
+# reductions ----------------------------------------------------------------------------------
+
+REDUCE_KINDS = ("sum", "prod", "max", "min", "any", "all")
+
+
+def reduced_shape(shape: tuple, axes, keepdims: bool) -> tuple:
+    """The shape after reducing ``axes`` (already normalized, non-negative)."""
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+class ReduceOp(Op):
+    """``np.reduce {kind, axes, keepdims}``: sum/prod/max/min/any/all over ``axes``.
+
+    The accumulator is the result's element type (the frontend casts the input first, e.g.
+    int16 -> int64 for ``sum``). max/min propagate NaN and raise ValueError on zero-size
+    reductions, as ``np.max`` does."""
+
+    name = "np.reduce"
+    traits = frozenset({Pure, Reduction})
+    num_operands = 1
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        (x,) = operand_types
+        kind, axes = attributes["kind"], attributes["axes"]
+        if kind not in REDUCE_KINDS:
+            raise TypeError(f"unknown reduction {kind!r}")
+        el = T.i1 if kind in ("any", "all") else T.element_type(x)
+        return [array_type(reduced_shape(T.shape_of(x), axes, attributes.get("keepdims")),
+                           el)]
+
+    def evaluate(self, x):
+        kind = self.attr("kind")
+        fn = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min,
+              "any": np.any, "all": np.all}[kind]
+        with np.errstate(all="ignore"):
+            out = fn(x, axis=tuple(self.attr("axes")), keepdims=bool(self.attr("keepdims")))
+        return _dtype_value(out, self.result.type)
+
+
+class ArgReduceOp(Op):
+    """``np.argreduce {kind = "argmax"|"argmin", axis}``: int64 indices; ``axis`` = -1 in the
+    attribute means over the flattened array. NaN wins, as in NumPy."""
+
+    name = "np.argreduce"
+    traits = frozenset({Pure, Reduction})
+    num_operands = 1
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        shape = T.shape_of(operand_types[0])
+        axis = attributes["axis"]
+        out = () if axis < 0 else tuple(d for i, d in enumerate(shape) if i != axis)
+        return [array_type(out, T.i64)]
+
+    def evaluate(self, x):
+        axis = self.attr("axis")
+        fn = np.argmax if self.attr("kind") == "argmax" else np.argmin
+        return _dtype_value(fn(x, axis=None if axis < 0 else axis), self.result.type)
+
+
+# structure -----------------------------------------------------------------------------------
+
+class BroadcastToOp(Op):
+    """``np.broadcast_to``: result type explicit; dynamic result dims are extra operands
+    (index-like scalars), in order."""
+
+    name = "np.broadcast_to"
+    traits = frozenset({Pure})
+    num_results = 1
+
+    def evaluate(self, x, *dims):
+        shape = list(self.result.type.shape)
+        it = iter(dims)
+        shape = [next(it) if d is None else d for d in shape]
+        return np.array(np.broadcast_to(x, shape))
+
+
+class ReshapeOp(Op):
+    """``np.reshape``: C-order reshape to the result type; dynamic dims are extra operands."""
+
+    name = "np.reshape"
+    traits = frozenset({Pure})
+    num_results = 1
+
+    def evaluate(self, x, *dims):
+        it = iter(dims)
+        shape = [next(it) if d is None else d for d in T.shape_of(self.result.type)]
+        return _dtype_value(np.reshape(x, shape), self.result.type)
+
+
+class TransposeOp(Op):
+    """``np.transpose {perm}``: permute the axes."""
+
+    name = "np.transpose"
+    traits = frozenset({Pure})
+    num_operands = 1
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        x = operand_types[0]
+        perm = attributes["perm"]
+        return [T.TensorType(tuple(x.shape[p] for p in perm), x.element)]
+
+    def evaluate(self, x):
+        return np.transpose(x, self.attr("perm"))
+
+
+class SubscriptOp(Op):
+    """``np.subscript {spec}``: NumPy basic indexing ``x[...]``.
+
+    ``spec`` has one string per index item: ``"i"`` (an integer index, the next operand),
+    ``"n"`` (np.newaxis) or ``"s"`` (a slice whose start, stop and step follow in ``bounds``).
+    ``bounds`` is a flat list of three entries per slice: an int, ``"none"``, or ``"?"`` (the
+    next operand). Integer indices may be negative; out-of-range indices raise IndexError at
+    run time; slice bounds are clamped as NumPy clamps them.
+    """
+
+    name = "np.subscript"
+    traits = frozenset({Pure})
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        x = operand_types[0]
+        shape = T.shape_of(x)
+        spec, bounds = attributes["spec"], list(attributes.get("bounds", ()))
+        out, dim = [], 0
+        for item in spec:
+            if item == "n":
+                out.append(1)
+                continue
+            if dim >= len(shape):
+                raise IndexError(f"too many indices for array: array is {len(shape)}-"
+                                 f"dimensional, but {sum(s != 'n' for s in spec)} were indexed")
+            if item == "s":
+                b = [bounds.pop(0) for _ in range(3)]
+                out.append(slice_length(shape[dim], *b))
+            dim += 1
+        out.extend(shape[dim:])
+        return [array_type(tuple(out), T.element_type(x))]
+
+    def evaluate(self, x, *vals):
+        it = iter(vals)
+        bounds = list(self.attr("bounds", ()))
+        key = []
+        for item in self.attr("spec"):
+            if item == "i":
+                key.append(int(next(it)))
+            elif item == "n":
+                key.append(None)
+            else:
+                b = [bounds.pop(0) for _ in range(3)]
+                key.append(slice(*[None if v == "none" else (int(next(it)) if v == "?" else v)
+                                   for v in b]))
+        out = np.asarray(x)[tuple(key)]
+        return _dtype_value(out, self.result.type)
+
+
+def slice_length(n, start, stop, step):
+    """Static length of ``range(n)[start:stop:step]`` or None when unknown."""
+    if n is None or "?" in (start, stop, step):
+        return None
+    s = lambda v: None if v == "none" else v  # noqa: E731
+    return len(range(n)[slice(s(start), s(stop), s(step))])
+
+
+class DimOp(Op):
+    """``np.dim {index}``: the run-time size of a dimension, as a Python int."""
+
+    name = "np.dim"
+    traits = frozenset({Pure})
+    num_operands = 1
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return [T.py_int]
+
+    def evaluate(self, x):
+        return int(np.shape(x)[self.attr("index")])
+
+
+class MatmulOp(Op):
+    """``np.matmul``: NumPy matmul for ranks >= 1 (1-D operands are promoted and the added
+    axis removed; batch dims broadcast). Operands share one element type."""
+
+    name = "np.matmul"
+    traits = frozenset({Pure})
+    num_operands = 2
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        a, b = operand_types
+        if T.element_type(a) != T.element_type(b):
+            raise TypeError(f"np.matmul operands differ in dtype: {a} vs {b}")
+        sa, sb = T.shape_of(a), T.shape_of(b)
+        if not sa or not sb:
+            raise ValueError("matmul: Input operand does not have enough dimensions")
+        ka = sa[-1]
+        kb = sb[0] if len(sb) == 1 else sb[-2]
+        if ka is not None and kb is not None and ka != kb:
+            raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension "
+                             f"0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {kb} is "
+                             f"different from {ka})")
+        batch = broadcast_shapes(sa[:-2], sb[:-2])
+        out = batch + (sa[-2:-1] if len(sa) > 1 else ()) + (sb[-1:] if len(sb) > 1 else ())
+        return [array_type(out, T.element_type(a))]
+
+    def evaluate(self, a, b):
+        with np.errstate(all="ignore"):
+            return _dtype_value(np.matmul(a, b), self.result.type)
+
+
+class FullOp(Op):
+    """``np.full``: a tensor of the result type filled with the scalar operand; dynamic dims
+    follow as extra operands."""
+
+    name = "np.full"
+    traits = frozenset({Pure})
+    num_results = 1
+
+    def evaluate(self, v, *dims):
+        it = iter(dims)
+        shape = [next(it) if d is None else d for d in self.result.type.shape]
+        return np.full(shape, v, dtype=T.to_dtype(self.result.type))
+
+
+class ArangeOp(Op):
+    """``np.arange(start, step)`` of the result's length (static, or a trailing operand)."""
+
+    name = "np.arange"
+    traits = frozenset({Pure})
+    num_results = 1
+
+    def evaluate(self, start, step, *n):
+        length = n[0] if n else self.result.type.shape[0]
+        dt = T.to_dtype(self.result.type)
+        return (start + step * np.arange(length)).astype(dt)
+
+
+class EyeOp(Op):
+    """``np.eye(N, M, k)``: static sizes, result type explicit."""
+
+    name = "np.eye"
+    traits = frozenset({Pure})
+    num_operands = 0
+    num_results = 1
+
+    def evaluate(self):
+        n, m = self.result.type.shape
+        return np.eye(n, m, self.attr("k", 0), dtype=T.to_dtype(self.result.type))
+
+
+NUMPY_OPS = {cls.name: cls for cls in list(globals().values())
+             if isinstance(cls, type) and issubclass(cls, Op) and "name" in cls.__dict__}

@@ -1,0 +1,232 @@
+"""IR attributes: compile-time constants attached to operations.
+
+Frozen, hashable dataclasses whose ``str`` is the MLIR text form: ``3 : i64``,
+``1.500000e+00 : f32`` (printed with full precision), ``"text"``, ``[1, 2]``, ``true``,
+``unit``, ``f32`` (a type), ``dense<[1, 2]> : tensor<2xi64>``.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import types as T
+
+
+class Attribute:
+    """Base of all attributes."""
+
+
+@dataclass(frozen=True)
+class IntegerAttr(Attribute):
+    value: int
+    type: T.Type = T.i64
+
+    def __str__(self) -> str:
+        if self.type == T.i1:
+            return "true" if self.value else "false"
+        return f"{self.value} : {self.type}"
+
+
+@dataclass(frozen=True)
+class FloatAttr(Attribute):
+    """A float constant; non-finite values print as MLIR's hexadecimal bit patterns."""
+
+    value: float
+    type: T.Type = T.f64
+
+    def __eq__(self, other):  # NaN constants are equal to themselves (for CSE and hashing)
+        return (isinstance(other, FloatAttr) and self.type == other.type
+                and _float_bits(self.value, self.type) == _float_bits(other.value, other.type))
+
+    def __hash__(self):
+        return hash((_float_bits(self.value, self.type), self.type))
+
+    def __str__(self) -> str:
+        return f"{format_float(self.value, self.type)} : {self.type}"
+
+
+@dataclass(frozen=True)
+class StringAttr(Attribute):
+    value: str
+
+    def __str__(self) -> str:
+        return '"' + escape_string(self.value) + '"'
+
+
+@dataclass(frozen=True)
+class ArrayAttr(Attribute):
+    """A list of attributes: ``[1, 2]`` (plain ints print without a type, as i64)."""
+
+    value: tuple
+
+    def __str__(self) -> str:
+        return "[" + ", ".join(map(str, self.value)) + "]"
+
+
+@dataclass(frozen=True)
+class TypeAttr(Attribute):
+    value: T.Type
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class UnitAttr(Attribute):
+    def __str__(self) -> str:
+        return "unit"
+
+
+@dataclass(frozen=True, eq=False)
+class DenseAttr(Attribute):
+    """An array constant ``dense<...> : tensor<...>`` holding a read-only NumPy array."""
+
+    value: np.ndarray
+    type: T.TensorType
+
+    def __eq__(self, other):
+        return (isinstance(other, DenseAttr) and self.type == other.type
+                and self.value.tobytes() == other.value.tobytes())
+
+    def __hash__(self):
+        return hash((self.type, self.value.tobytes()))
+
+    def __str__(self) -> str:
+        el = self.type.element
+        flat = self.value.reshape(-1)
+        if flat.size and (flat == flat[0]).all() and (
+                not isinstance(el, T.FloatType)
+                or _float_bits(float(flat[0]), el) == _float_bits(float(flat[-1]), el)):
+            body = _scalar_text(flat[0], el)
+        else:
+            body = _nested(self.value, el)
+        return f"dense<{body}> : {self.type}"
+
+
+def _nested(a: np.ndarray, el) -> str:
+    if a.ndim == 0:
+        return _scalar_text(a[()], el)
+    return "[" + ", ".join(_nested(x, el) for x in a) + "]"
+
+
+def _scalar_text(v, el) -> str:
+    if isinstance(el, T.FloatType):
+        return format_float(float(v), el)
+    if el == T.i1:
+        return "true" if v else "false"
+    return str(int(v))
+
+
+def _float_bits(v: float, t) -> int:
+    if t == T.f32:
+        return struct.unpack("<I", struct.pack("<f", v))[0]
+    return struct.unpack("<Q", struct.pack("<d", v))[0]
+
+
+def format_float(v: float, t=T.f64) -> str:
+    """MLIR float literal text that parses back to the same bits."""
+    if math.isnan(v) or math.isinf(v):
+        width = 8 if t == T.f32 else 16
+        return f"0x{_float_bits(v, t):0{width}X}"
+    text = repr(float(np.float32(v))) if t == T.f32 else repr(float(v))
+    if "." not in text:  # MLIR float literals need a decimal point: 1e+20 -> 1.0e+20
+        mant, _, exp = text.partition("e")
+        text = mant + ".0" + ("e" + exp if exp else "")
+    return text
+
+
+def float_from_bits(bits: int, t) -> float:
+    if t == T.f32:
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
+    return struct.unpack("<d", struct.pack("<Q", bits))[0]
+
+
+def escape_string(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 32 or ord(ch) > 126:
+            out.append("".join(f"\\{b:02X}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def unescape_string(s: str) -> str:
+    out = bytearray()
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch == "\\":
+            nxt = s[i + 1]
+            if nxt in '"\\':
+                out += nxt.encode()
+                i += 2
+            elif nxt == "n":
+                out += b"\n"
+                i += 2
+            elif nxt == "t":
+                out += b"\t"
+                i += 2
+            else:
+                out.append(int(s[i + 1:i + 3], 16))
+                i += 3
+        else:
+            out += ch.encode("utf-8")
+            i += 1
+    return out.decode("utf-8", errors="replace")
+
+
+def scalar_attr(value, t: T.Type) -> Attribute:
+    """An attribute holding the Python/NumPy scalar ``value`` as type ``t``."""
+    t = T.strong(t) if isinstance(t, T.WeakType) else t
+    if isinstance(t, T.FloatType):
+        return FloatAttr(float(value), t)
+    return IntegerAttr(int(value), t)
+
+
+def attr_value(a: Attribute):
+    """The Python value of a simple attribute (ints, floats, strings, arrays, types)."""
+    if isinstance(a, ArrayAttr):
+        return tuple(attr_value(x) for x in a.value)
+    if isinstance(a, UnitAttr):
+        return True
+    return a.value
+
+
+def to_attr(v) -> Attribute:
+    """Wrap a Python value (int, float, bool, str, tuple, Type) as an attribute."""
+    if isinstance(v, Attribute):
+        return v
+    if isinstance(v, bool):
+        return IntegerAttr(int(v), T.i1)
+    if isinstance(v, int):
+        return IntegerAttr(v, T.i64)
+    if isinstance(v, float):
+        return FloatAttr(v, T.f64)
+    if isinstance(v, str):
+        return StringAttr(v)
+    if isinstance(v, (tuple, list)):
+        return ArrayAttr(tuple(to_attr(x) for x in v))
+    if isinstance(v, T.Type):
+        return TypeAttr(v)
+    raise TypeError(f"cannot make an attribute of {v!r}")
+
+
+@dataclass(frozen=True)
+class SymbolRefAttr(Attribute):
+    """A reference to a symbol (a function) by name: ``@name``."""
+
+    value: str
+
+    def __str__(self) -> str:
+        return "@" + self.value

@@ -1,0 +1,45 @@
+"""The IR verifier: structural checks plus each op's own ``verify``.
+
+Errors name the op, its source location and what is wrong.
+"""
+
+from __future__ import annotations
+
+from .core import Operation
+from .opdef import IsolatedFromAbove, Terminator
+
+
+class VerifyError(Exception):
+    """An IR invariant does not hold. ``op`` is the offending operation."""
+
+    def __init__(self, op: Operation, message: str):
+        self.op = op
+        self.message = message
+        super().__init__(f"{op.loc.file}:{op.loc.line}:{op.loc.col}: error: "
+                         f"'{op.name}' op {message}")
+
+
+def verify(root: Operation) -> None:
+    """Verify ``root`` and everything nested in it; raise ``VerifyError`` on the first fault."""
+    _verify_op(root, set())
+
+
+def _verify_op(op: Operation, visible: set) -> None:
+    for i, v in enumerate(op.operands):
+        if v not in visible:
+            raise VerifyError(op, f"operand #{i} does not dominate this use "
+                                  f"(defined later or in another region)")
+    op.verify()
+    for region in op.regions:
+        for block in region.blocks:
+            inner = set() if op.has_trait(IsolatedFromAbove) else set(visible)
+            inner.update(block.args)
+            for j, nested in enumerate(block.ops):
+                if nested.has_trait(Terminator) and j != len(block.ops) - 1:
+                    raise VerifyError(nested, "is a terminator but is not last in its block")
+                _verify_op(nested, inner)
+                inner.update(nested.results)
+    for r in op.results:
+        for u in r.uses:
+            if u.owner.operands[u.index] is not r:
+                raise VerifyError(op, "use list is inconsistent")
