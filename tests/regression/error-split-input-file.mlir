@@ -1,0 +1,30 @@
+// RUN: not grafo opt %s --split-input-file 2>&1 | filecheck %s
+
+/// With --split-input-file every case is tried; errors keep the whole file's line numbers.
+
+// CHECK: error-split-input-file.mlir:19:19: error: use of undefined value %y
+// CHECK: error-split-input-file.mlir:27:10: error: unknown operation 'np.nope'
+"builtin.module"() ({
+  "func.func"() {function_type = (f32) -> f32, sym_name = "ok"} ({
+  ^bb0(%x: f32):
+    "func.return"(%x) : (f32) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() {function_type = (f32) -> f32, sym_name = "bad"} ({
+  ^bb0(%x: f32):
+    "func.return"(%y) : (f32) -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// -----
+
+"builtin.module"() ({
+  "func.func"() {function_type = () -> (), sym_name = "worse"} ({
+    %0 = "np.nope"() : () -> f32
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()

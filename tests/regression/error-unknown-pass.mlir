@@ -1,0 +1,8 @@
+// RUN: not grafo opt %s --pass-pipeline=cse,frobnicate 2>&1 | filecheck %s
+
+/// An unknown pass name is reported with the list of known passes, without a traceback.
+
+// CHECK: error: unknown pass 'frobnicate' in pipeline 'cse,frobnicate'; known passes: canonicalize, cse, dce, fold
+// CHECK-NOT: Traceback
+"builtin.module"() ({
+}) : () -> ()

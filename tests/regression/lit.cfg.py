@@ -1,0 +1,32 @@
+"""lit configuration of grafo's regression tests: ``.mlir`` files run through ``grafo opt`` and
+checked with FileCheck (the ``filecheck`` package from PyPI).
+
+In RUN lines, ``grafo`` (and ``grafo-opt``, meaning ``grafo opt``) run this checkout's
+``compiler.cli`` with the Python that runs lit, so no installation is needed; ``filecheck`` /
+``FileCheck`` run the PyPI ``filecheck`` with that Python too. Run with
+``lit tests/regression -q`` from the repository root.
+"""
+
+import os
+import sys
+
+import lit.formats
+
+config = globals()["config"]  # lit runs this file with its ``config`` object in globals
+
+config.name = "grafo"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+config.test_exec_root = os.path.join(config.test_source_root, "Output")
+
+ROOT = os.path.dirname(os.path.dirname(config.test_source_root))
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+
+PYTHON = f'"{sys.executable}"'
+# A tool name is a whole word: not part of a path (.../grafo/tests/...) or of another name.
+WORD = r"(?<![\w./-]){}(?![\w./-])"
+config.substitutions.append((WORD.format("grafo-opt"), f"{PYTHON} -m compiler.cli opt"))
+config.substitutions.append((WORD.format("grafo"), f"{PYTHON} -m compiler.cli"))
+config.substitutions.append((WORD.format("(FileCheck|filecheck)"), f"{PYTHON} -m filecheck"))
