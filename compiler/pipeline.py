@@ -1,0 +1,93 @@
+"""The compilation pipeline for one specialization, as one ordered list of named stages:
+
+1. ``frontend``   Python AST -> tensor-level IR (compiler/frontend)
+2. ``optimized``  the pass pipeline (default ``canonicalize,cse,dce``; compiler/passes)
+3. ``loops``      lowering to loop-level IR with fusion (compiler/lowering), then the same
+                  pass pipeline again
+4. ``llvm``       LLVM IR, O3 for the host CPU, machine code (compiler/backend/llvm)
+
+Each stage's IR text and wall time are kept on the result (``CompiledFunction``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .ir.printer import print_op
+from .ir.verifier import verify
+
+
+@dataclass
+class CompiledFunction:
+    """Everything the compiler produced for one specialization."""
+
+    name: str
+    stages: dict                 # stage name -> IR text
+    timings: dict                # stage name -> seconds
+    result_types: list           # tensor-level result types
+    result_tuple: bool           # the Python function returns a tuple
+    native: object               # the backend's compiled module
+    callable: object             # runtime callable taking the run-time arguments
+    modules: dict = field(default_factory=dict)   # stage name -> IR module
+
+    @property
+    def llvm_ir(self) -> str:
+        return self.native.llvm_ir
+
+    @property
+    def asm(self) -> str:
+        return self.native.asm
+
+
+def optimize(module, pipeline: str | None = None):
+    """Run the pass pipeline (default ``passes.DEFAULT_PIPELINE``) over ``module``."""
+    from .passes import DEFAULT_PIPELINE, PassManager
+    PassManager.parse(pipeline or DEFAULT_PIPELINE).run(module)
+    return module
+
+
+def frontend_ir(fn, args):
+    """Stage 1 only: the verified tensor-level module of ``fn`` for ``args``."""
+    from .frontend import convert
+    module = convert(fn, args)
+    verify(module)
+    return module
+
+
+def compile_function(fn, args, pipeline: str | None = None) -> CompiledFunction:
+    """Compile ``fn`` for ``args`` (one IR type or ``frontend.Constant`` per parameter).
+
+    Raises CompileError for unsupported code; IR invariants broken by a pass raise
+    VerifyError (a compiler bug)."""
+    from .backend.llvm import compile_module
+    from .lowering import lower_to_loops
+
+    timings, stages, modules = {}, {}, {}
+
+    def stage(name, thunk):
+        t0 = time.perf_counter()
+        out = thunk()
+        timings[name] = time.perf_counter() - t0
+        if name != "llvm":
+            stages[name] = print_op(out)
+            modules[name] = out
+        return out
+
+    module = stage("frontend", lambda: frontend_ir(fn, args))
+    func = module.functions()[0]
+    result_types = list(func.function_type.results)
+    result_tuple = "grafo.result_tuple" in func.attributes
+    # Each stage works on a copy so that the modules kept for introspection stay intact.
+    optimized = stage("optimized", lambda: _verified(optimize(module.clone(), pipeline)))
+    loops = stage("loops", lambda: _verified(optimize(lower_to_loops(optimized.clone()),
+                                                      pipeline)))
+    native = stage("llvm", lambda: compile_module(loops))
+    return CompiledFunction(fn.__name__, stages, timings, result_types, result_tuple, native,
+                            native.callable(func.sym_name, result_types), modules)
+
+
+def _verified(module):
+    verify(module)
+    return module
+

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs grafo with its test dependencies (and the system tools the tests use), then runs
+# every test: the pytest suites, which include the lit + FileCheck regression suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m pip install -q ".[test]"
+python3 -m pytest -q -p no:cacheprovider tests "$@"

@@ -1,0 +1,38 @@
+import os
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+
+def assert_same(got, want, rtol=None):
+    """NumPy is the oracle: same type, dtype, shape and values (NaN-equal, sign of zero kept;
+    floats within ``rtol`` when given, else a float32/float64 default)."""
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want), (got, want)
+        for g, w in zip(got, want):
+            assert_same(g, w, rtol)
+        return
+    if isinstance(want, np.ndarray):
+        assert isinstance(got, np.ndarray), f"expected an ndarray, got {type(got).__name__}"
+    else:
+        assert type(got) is type(want), f"expected {type(want).__name__}, got {type(got)}"
+    g, w = np.asarray(got), np.asarray(want)
+    assert g.dtype == w.dtype, (g.dtype, w.dtype)
+    assert g.shape == w.shape, (g.shape, w.shape)
+    if w.dtype.kind == "f":
+        if rtol is None:
+            rtol = 2e-6 if w.dtype == np.float32 else 1e-13
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol * 1e-3, equal_nan=True)
+        exact = w == g
+        assert np.array_equal(np.signbit(g[exact]), np.signbit(w[exact])), "sign of zero"
+    else:
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.fixture
+def same():
+    return assert_same
