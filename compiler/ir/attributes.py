@@ -59,7 +59,7 @@ class StringAttr(Attribute):
 
 @dataclass(frozen=True)
 class ArrayAttr(Attribute):
-    """A list of attributes: ``[1, 2]`` (plain ints print without a type, as i64)."""
+    """A list of attributes: ``[1 : i64, "s"]``."""
 
     value: tuple
 
@@ -98,9 +98,8 @@ class DenseAttr(Attribute):
     def __str__(self) -> str:
         el = self.type.element
         flat = self.value.reshape(-1)
-        if flat.size and (flat == flat[0]).all() and (
-                not isinstance(el, T.FloatType)
-                or _float_bits(float(flat[0]), el) == _float_bits(float(flat[-1]), el)):
+        bits = flat.view(f"u{flat.dtype.itemsize}") if flat.dtype.kind == "f" else flat
+        if flat.size and (bits == bits[0]).all():  # bitwise, so -0.0 and NaNs are kept
             body = _scalar_text(flat[0], el)
         else:
             body = _nested(self.value, el)

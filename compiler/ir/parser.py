@@ -1,0 +1,416 @@
+"""Parser for MLIR's generic operation syntax, the text form ``printer.py`` writes.
+
+``parse(text)`` reads one top-level operation (usually ``builtin.module``) with everything nested
+in it and returns real IR: op kinds from the registry (``opdef.lookup``), the same type and
+attribute objects the rest of the compiler builds, values linked through their use lists.
+The grammar is ``grammar/ir.lark`` (shipped in the wheel as the package ``compiler.grammar``).
+
+Every fault in the text raises ``IRParseError`` pointing at the offending line and column. The
+parser checks what the text alone decides (syntax, known op names, each value defined once and
+before its use, operand types against the op's signature); the IR's own invariants (terminators,
+operand counts, dominance across isolated regions) are left to ``verifier.verify``.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import lark
+import numpy as np
+from lark import Token, Tree
+
+from .. import types as T
+from .attributes import (
+    ArrayAttr,
+    Attribute,
+    DenseAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+    float_from_bits,
+    unescape_string,
+)
+from .core import Block, Location, Operation, Region, Value
+from .opdef import lookup
+
+
+class IRParseError(Exception):
+    """Malformed IR text. ``line``/``col`` (1-based) locate the fault, ``reason`` says what it is.
+
+    The message reads ``file:line:col: error: reason`` followed by the source line and a caret.
+    """
+
+    def __init__(self, reason: str, filename: str, line: int, col: int, source_line: str = ""):
+        self.reason = reason
+        self.filename = filename
+        self.line = line
+        self.col = col
+        text = f"{filename}:{line}:{col}: error: {reason}"
+        if source_line:
+            text += f"\n    {source_line}\n    {' ' * max(col - 1, 0)}^"
+        super().__init__(text)
+
+
+def parse(text: str, filename: str = "-") -> Operation:
+    """Parse IR ``text`` holding exactly one top-level operation and return that operation.
+
+    ``filename`` names the text in error messages. Raises ``IRParseError`` for syntax errors,
+    unknown op names, uses of undefined values, values defined twice, operands whose types
+    differ from the op's signature, signatures listing the wrong number of operand or result
+    types, and malformed types or attributes (unknown type names, dense literals of the wrong
+    shape, float literals out of range for their type).
+    """
+    reader = _Reader(text, filename)
+    try:
+        tree = _lark().parse(text)
+    except lark.UnexpectedInput as e:
+        raise reader.syntax_error(e) from None
+    try:
+        return reader.operation(tree.children[0])
+    except RecursionError:
+        raise reader.error("the IR nests too deeply to parse", 1, 1) from None
+
+
+def grammar_text() -> str:
+    """The text of ``ir.lark``: from the installed package, else from the source checkout."""
+    try:
+        return resources.files("compiler.grammar").joinpath("ir.lark").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        return (Path(__file__).resolve().parents[2] / "grammar" / "ir.lark").read_text("utf-8")
+
+
+@lru_cache(maxsize=1)
+def _lark() -> lark.Lark:
+    # The contextual lexer is what keeps overlapping terminals apart (see ir.lark).
+    return lark.Lark(grammar_text(), parser="lalr", lexer="contextual",
+                     maybe_placeholders=False)
+
+
+_SCALARS = {str(t): t for t in (T.i1, T.i8, T.i16, T.i32, T.i64, T.u8, T.u16, T.u32, T.u64,
+                                T.f32, T.f64, T.index, T.none, T.py_int, T.py_float,
+                                T.py_bool)}
+_FLOAT_BITS = {T.f32: (np.float32, np.uint32), T.f64: (np.float64, np.uint64)}
+_TERMINAL_TEXT = {
+    "VALUE_ID": "a value (%name)", "BLOCK_ID": "a block label (^bb0)", "STRING": "a string",
+    "SYMBOL": "a symbol (@name)", "BARE_ID": "an attribute name", "INT": "an integer",
+    "DECIMAL": "a decimal number", "FLOAT": "a float", "HEX": "a hex literal",
+    "INT_TYPE": "an integer type", "FLOAT_TYPE": "a float type", "WEAK_TYPE": "!py.<kind>",
+    "DIMS": "dimensions (4x?x)", "$END": "end of input",
+}
+
+
+def _first_token(node) -> Token | None:
+    if isinstance(node, Token):
+        return node
+    for child in node.children:
+        tok = _first_token(child)
+        if tok is not None:
+            return tok
+    return None
+
+
+class _Reader:
+    """Turns the parse tree into IR, tracking which value names are visible where."""
+
+    def __init__(self, text: str, filename: str):
+        self.filename = filename
+        self.lines = text.split("\n")  # lark counts lines by "\n" only, not splitlines()
+        # One dict per open region (plus the top level): value name -> its values.
+        self.scopes: list[dict[str, list[Value]]] = [{}]
+
+    # errors ------------------------------------------------------------------------------
+    def error(self, reason: str, line: int, col: int) -> IRParseError:
+        src = self.lines[line - 1].rstrip("\r") if 0 < line <= len(self.lines) else ""
+        return IRParseError(reason, self.filename, line, col, src)
+
+    def error_at(self, node, reason: str) -> IRParseError:
+        tok = _first_token(node)
+        if tok is None:
+            return self.error(reason, *self.end())
+        return self.error(reason, tok.line, tok.column)
+
+    def end(self) -> tuple[int, int]:
+        """Just after the last non-blank character."""
+        lines = "\n".join(self.lines).rstrip().split("\n")
+        return len(lines), len(lines[-1]) + 1
+
+    def syntax_error(self, e: lark.UnexpectedInput) -> IRParseError:
+        if isinstance(e, lark.UnexpectedCharacters):
+            return self.error(f"unexpected character {e.char!r}", e.line, e.column)
+        # ``accepts`` (after LALR's default reductions) is sharper than ``expected``.
+        expected = self.describe(getattr(e, "accepts", None) or e.expected)
+        tok = getattr(e, "token", None)
+        if tok is None or tok.type == "$END":
+            return self.error(f"unexpected end of input, expected {expected}", *self.end())
+        return self.error(f"unexpected {str(tok)!r}, expected {expected}", tok.line, tok.column)
+
+    def describe(self, names) -> str:
+        texts = set()
+        for name in names:
+            if name in _TERMINAL_TEXT:
+                texts.add(_TERMINAL_TEXT[name])
+                continue
+            pattern = _lark().get_terminal(name).pattern
+            texts.add(repr(pattern.value) if pattern.type == "str" else name.lower())
+        shown = sorted(texts)
+        return " or ".join(shown[:10]) + (" ..." if len(shown) > 10 else "")
+
+    # values ------------------------------------------------------------------------------
+    def define(self, tok: Token, values: list[Value]) -> None:
+        if any(tok.value in scope for scope in self.scopes):
+            raise self.error_at(tok, f"value {tok.value} is defined twice")
+        self.scopes[-1][tok.value] = values
+
+    def use(self, node: Tree) -> Value:
+        tok = node.children[0]
+        group = next((s[tok.value] for s in reversed(self.scopes) if tok.value in s), None)
+        if group is None:
+            raise self.error_at(tok, f"use of undefined value {tok.value}")
+        if len(node.children) == 1:
+            if len(group) != 1:
+                raise self.error_at(tok, f"{tok.value} names {len(group)} results; "
+                                         f"write {tok.value}#0 .. {tok.value}#{len(group) - 1}")
+            return group[0]
+        k = self.int(node.children[1])
+        if k >= len(group):
+            raise self.error_at(node.children[1], f"{tok.value} has only {len(group)} "
+                                                  f"result(s), #{k} does not exist")
+        return group[k]
+
+    def int(self, tok: Token, text: str | None = None) -> int:
+        """A decimal literal (``text``, a part of ``tok``, if given)."""
+        try:
+            return int(tok if text is None else text)
+        except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+            raise self.error_at(tok, "integer literal has too many digits") from None
+
+    # operations --------------------------------------------------------------------------
+    def operation(self, tree: Tree) -> Operation:
+        parts = {c.data if isinstance(c, Tree) else c.type: c for c in tree.children}
+        name_tok = parts["STRING"]
+        name = unescape_string(name_tok[1:-1])
+        cls = lookup(name)
+        if cls is None:
+            raise self.error_at(name_tok, f"unknown operation {name!r} (no dialect defines it)")
+        uses = [c for c in tree.children if isinstance(c, Tree) and c.data == "value_use"]
+        operands = [self.use(u) for u in uses]
+        attributes = self.attr_dict(parts["attr_dict"]) if "attr_dict" in parts else {}
+        sig = self.type(parts["function_type"])
+        if len(sig.inputs) != len(operands):
+            raise self.error_at(name_tok, f"'{name}' has {len(operands)} operand(s) but its "
+                                          f"signature lists {len(sig.inputs)} type(s)")
+        for i, (u, v, t) in enumerate(zip(uses, operands, sig.inputs, strict=True)):
+            if v.type != t:
+                raise self.error_at(u, f"operand #{i} of '{name}' has type {v.type}, but the "
+                                       f"signature says {t}")
+        defs = parts.get("op_results")
+        count = 0 if defs is None else 1 if len(defs.children) == 1 else \
+            self.int(defs.children[1])
+        if defs is not None and count == 0:
+            raise self.error_at(defs, "a result group needs at least one result")
+        if count != len(sig.results):
+            raise self.error_at(defs if defs is not None else name_tok,
+                                f"'{name}' defines {count} result name(s) but its signature "
+                                f"lists {len(sig.results)} result type(s)")
+        loc = self.location(parts["location"]) if "location" in parts else None
+        regions = []
+        if "op_regions" in parts:
+            regions = [self.region(r) for r in parts["op_regions"].children]
+        op = cls(operands, list(sig.results), attributes, regions, loc)
+        if defs is not None:
+            self.define(defs.children[0], op.results)
+        return op
+
+    def region(self, tree: Tree) -> Region:
+        region = Region()
+        self.scopes.append({})
+        labels: set[str] = set()
+        for child in tree.children:
+            if child.data == "operation":  # ops before any label form the entry block
+                region.block.append(self.operation(child))
+                continue
+            label = child.children[0]
+            if label.value in labels:
+                raise self.error_at(label, f"block {label.value} is defined twice")
+            labels.add(label.value)
+            block = region.add_block(Block())
+            for part in child.children[1:]:
+                if part.data == "block_args":
+                    for arg in part.children:
+                        value = block.add_arg(self.type(arg.children[1]))
+                        self.define(arg.children[0], [value])
+                else:
+                    block.append(self.operation(part))
+        self.scopes.pop()
+        return region
+
+    def location(self, tree: Tree) -> Location:
+        if len(tree.children) == 1:
+            return Location()
+        file, line, col = tree.children
+        return Location(unescape_string(file[1:-1]), self.int(line), self.int(col))
+
+    # attributes --------------------------------------------------------------------------
+    def attr_dict(self, tree: Tree) -> dict[str, Attribute]:
+        out: dict[str, Attribute] = {}
+        for entry in tree.children:
+            key_tok = entry.children[0]
+            key = unescape_string(key_tok[1:-1]) if key_tok.type == "STRING" else key_tok.value
+            if key in out:
+                raise self.error_at(key_tok, f"attribute '{key}' is given twice")
+            out[key] = self.attribute(entry.children[1]) if len(entry.children) > 1 \
+                else UnitAttr()
+        return out
+
+    def attribute(self, tree: Tree) -> Attribute:
+        kind, ch = tree.data, tree.children
+        if kind == "int_attr":
+            t = self.type(ch[1]) if len(ch) > 1 else T.i64
+            if not isinstance(t, (T.IntegerType, T.IndexType)):
+                hint = "; write a float literal such as 1.0" if isinstance(t, T.FloatType) \
+                    else ""
+                raise self.error_at(tree, f"an integer attribute cannot have type {t}{hint}")
+            return IntegerAttr(self.int(ch[0]), t)
+        if kind == "float_attr":
+            t = self.type(ch[1]) if len(ch) > 1 else T.f64
+            if t not in _FLOAT_BITS:
+                raise self.error_at(tree, f"a float attribute cannot have type {t}")
+            return FloatAttr(float(self.float_array([ch[0]], t)[0]), t)
+        if kind == "hex_attr":
+            t = self.type(ch[1])
+            if t in _FLOAT_BITS:
+                return FloatAttr(float_from_bits(self.hex_bits(ch[0], t), t), t)
+            if isinstance(t, (T.IntegerType, T.IndexType)):
+                return IntegerAttr(int(ch[0], 16), t)
+            raise self.error_at(tree, f"a hex attribute cannot have type {t}")
+        if kind == "bool_attr":
+            return IntegerAttr(int(ch[0] == "true"), T.i1)
+        if kind == "string_attr":
+            return StringAttr(unescape_string(ch[0][1:-1]))
+        if kind == "array_attr":
+            return ArrayAttr(tuple(self.attribute(c) for c in ch))
+        if kind == "dense_attr":
+            return self.dense(tree)
+        if kind == "symbol_attr":
+            return SymbolRefAttr(ch[0][1:])
+        if kind == "unit_attr":
+            return UnitAttr()
+        return TypeAttr(self.type(ch[0]))
+
+    def dense(self, tree: Tree) -> DenseAttr:
+        keyword, *body, type_tree = tree.children
+        t = self.type(type_tree)
+        if not isinstance(t, T.TensorType) or not t.is_static:
+            raise self.error_at(type_tree, f"a dense attribute needs a tensor type of static "
+                                           f"shape, got {t}")
+        if not isinstance(t.element, (T.IntegerType, T.FloatType, T.IndexType)):
+            raise self.error_at(type_tree, f"dense elements of type {t.element} are not "
+                                           f"supported")
+        dtype = T.to_dtype(t.element)
+        body = body[0] if body else Tree("dense_list", [])
+        if body.data == "dense_scalar":
+            flat = self.dense_values([body.children[0]], t.element, dtype)
+            try:
+                arr = np.full(t.shape, flat[0], dtype=dtype)
+            except (MemoryError, ValueError):
+                raise self.error_at(keyword, f"{t} is too large to hold in memory") from None
+        else:
+            shape, tokens = self.dense_shape(body, keyword)
+            # An empty list stands for any number of empty inner dims: [] : tensor<0x3xf32>.
+            empty = bool(shape) and shape[-1] == 0 and t.shape[:len(shape)] == shape
+            if shape != t.shape and not empty:
+                raise self.error_at(keyword, f"dense literal has shape {shape}, but its type "
+                                             f"{t} has shape {t.shape}")
+            arr = self.dense_values(tokens, t.element, dtype).reshape(t.shape)
+        arr.flags.writeable = False
+        return DenseAttr(arr, t)
+
+    def dense_shape(self, tree: Tree, keyword: Token) -> tuple[tuple, list[Token]]:
+        """The shape of a nested dense literal and its scalar tokens in row-major order."""
+        if tree.data == "dense_scalar":
+            return (), [tree.children[0]]
+        parts = [self.dense_shape(c, keyword) for c in tree.children]
+        if any(p[0] != parts[0][0] for p in parts):
+            raise self.error_at(keyword, "dense literal is not rectangular")
+        inner = parts[0][0] if parts else ()
+        return (len(parts), *inner), [tok for p in parts for tok in p[1]]
+
+    def dense_values(self, tokens: list[Token], el: T.Type, dtype: np.dtype) -> np.ndarray:
+        if el in _FLOAT_BITS:
+            return self.float_array(tokens, el)
+        if el == T.i1:
+            for tok in tokens:
+                if tok.type not in ("TRUE", "FALSE"):
+                    raise self.error_at(tok, f"expected true or false for an i1 element, "
+                                             f"got {tok.value}")
+            return np.array([tok == "true" for tok in tokens], dtype=dtype)
+        info = np.iinfo(dtype)
+        values = []
+        for tok in tokens:
+            if tok.type not in ("INT", "HEX"):
+                raise self.error_at(tok, f"expected an integer element of type {el}, "
+                                         f"got {tok.value}")
+            v = int(tok, 16) if tok.type == "HEX" else self.int(tok)
+            if not info.min <= v <= info.max:
+                raise self.error_at(tok, f"{tok.value} is out of range for {el}")
+            values.append(v)
+        return np.array(values, dtype=dtype)
+
+    def float_array(self, tokens: list[Token], t: T.Type) -> np.ndarray:
+        """Float literals (decimal or hex bit patterns) as an array of ``t``, bit-exact."""
+        ftype, utype = _FLOAT_BITS[t]
+        bits = []
+        for tok in tokens:
+            if tok.type == "HEX":
+                bits.append(self.hex_bits(tok, t))
+                continue
+            if tok.type != "FLOAT":
+                raise self.error_at(tok, f"expected a float literal of type {t} (such as 1.0 "
+                                         f"or 0x7FC00000), got {tok.value}")
+            x = float(tok)
+            with np.errstate(over="ignore"):
+                y = ftype(x)
+            if math.isinf(y):
+                raise self.error_at(tok, f"{tok.value} is out of range for {t}")
+            bits.append(int(np.array(y).view(utype)))
+        return np.array(bits, dtype=utype).view(ftype)
+
+    def hex_bits(self, tok: Token, t: T.Type) -> int:
+        bits = int(tok, 16)
+        width = 32 if t == T.f32 else 64
+        if bits >> width:
+            raise self.error_at(tok, f"{tok.value} has more than {width} bits for {t}")
+        return bits
+
+    # types -------------------------------------------------------------------------------
+    def type(self, tree: Tree) -> T.Type:
+        kind, ch = tree.data, tree.children
+        if kind == "scalar_type":
+            t = _SCALARS.get(ch[0].value)
+            if t is None:
+                raise self.error_at(ch[0], f"unknown type {ch[0].value} (types: "
+                                           f"{', '.join(_SCALARS)})")
+            return t
+        if kind == "function_type":
+            ins = tuple(self.type(c) for c in ch[:-1])
+            return T.FunctionType(ins, tuple(self.type(c) for c in ch[-1].children))
+        ch = ch[1:]  # after the tensor/memref keyword
+        shape = ()
+        if isinstance(ch[0], Token):
+            shape = tuple(None if d == "?" else self.int(ch[0], d)
+                          for d in ch[0].value.split("x")[:-1])
+            ch = ch[1:]
+        element = self.type(ch[0])
+        if kind == "tensor_type":
+            return T.TensorType(shape, element)
+        strided = len(ch) > 1
+        if strided and len(ch[1].children) - 1 != len(shape):
+            raise self.error_at(ch[1], f"strided layout lists {len(ch[1].children) - 1} "
+                                       f"stride(s) for a memref of rank {len(shape)}")
+        return T.MemRefType(shape, element, strided)
