@@ -1,0 +1,27 @@
+"""Lowering rules of the loop-level dialects, one module per dialect.
+
+Importing this package registers every rule and fails (ImportError) if an op of a loop-level
+dialect (arith, math, memref, scf, func, grafo) has no rule, so a new op cannot reach code
+generation unnoticed. Terminators that their parent op's rule consumes are listed in
+``HANDLED_BY_PARENT``.
+"""
+
+from ....ir.opdef import OPS
+from . import arith, func, grafo, math, memref, scf  # noqa: F401
+from .registry import RULES
+
+LOOP_DIALECTS = ("arith", "math", "memref", "scf", "func", "grafo")
+HANDLED_BY_PARENT = frozenset({"func.func", "scf.yield", "scf.condition"})
+
+
+def _check_coverage() -> None:
+    from .... import dialects  # noqa: F401  (every dialect registered)
+    missing = sorted(n for n in OPS if n.split(".")[0] in LOOP_DIALECTS
+                     and n not in RULES and n not in HANDLED_BY_PARENT)
+    if missing:
+        raise ImportError(f"the LLVM backend has no lowering rule for {', '.join(missing)}")
+
+
+_check_coverage()
+
+__all__ = ["RULES", "HANDLED_BY_PARENT"]

@@ -1,0 +1,55 @@
+"""Lowering of ``func.return`` and ``func.call`` inside a function body.
+
+Every loop-level function becomes an internal LLVM function with the C ABI's parameters plus
+the call's buffer list (see ``emitter.py``): results are written through the result pointers,
+and the return value is 0 or a failing ``grafo.check``'s status code, which ``func.call``
+passes on to its own caller at once.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .... import types as T
+from ..descriptor import MemRef
+from ..types import I1, I8, I32, descriptor, scalar, storage
+from .registry import rule
+
+
+@rule("func.return")
+def return_(fe, op):
+    b = fe.b
+    for v, ptr in zip(fe.operands(op), fe.result_ptrs, strict=True):
+        if isinstance(v, MemRef):
+            v.store(b, ptr)
+        else:
+            b.store(b.zext(v, I8) if v.type == I1 else v, ptr)
+    b.ret(ir.Constant(I32, 0))
+
+
+@rule("func.call")
+def call(fe, op):
+    b = fe.b
+    callee = fe.mod.lookup(op.callee)
+    ftype = callee.function_type
+    args = []
+    for v, t in zip(fe.operands(op), ftype.inputs, strict=True):
+        if isinstance(v, MemRef):
+            slot = fe.entry_alloca(descriptor(t.rank))
+            v.store(b, slot)
+            args.append(slot)
+        else:
+            args.append(b.zext(v, I8) if v.type == I1 else v)
+    outs = [fe.entry_alloca(descriptor(t.rank) if isinstance(t, T.MemRefType) else storage(t))
+            for t in ftype.results]
+    rc = b.call(fe.mod.impl(op.callee), [*args, *outs, fe.status, fe.arena])
+    fe.return_if(b.icmp_unsigned("!=", rc, ir.Constant(I32, 0)), rc)
+    results = []
+    for t, slot in zip(ftype.results, outs, strict=True):
+        if isinstance(t, T.MemRefType):
+            results.append(MemRef.load(b, t, slot))
+        else:
+            v = b.load(slot, typ=storage(t))
+            results.append(b.icmp_unsigned("!=", v, ir.Constant(I8, 0)) if scalar(t) == I1
+                           else v)
+    return results

@@ -1,0 +1,249 @@
+"""The calling ABI of compiled functions: NumPy arrays and scalars <-> the native entry point.
+
+The entry point (docs/architecture.md, "Calling convention") is
+``int32_t name(inputs..., results..., grafo_status *status)``. An array crosses as a pointer to
+MLIR's memref descriptor ``{allocated, aligned, offset, sizes[r], strides[r]}`` (strides in
+elements, so negative and non-contiguous strides pass without a copy), a scalar by value
+(bool as ``int8_t``). Result arrays come back in buffers from ``aligned_alloc``; the returned
+NumPy arrays own them and ``free`` them when the last view dies. A non-zero return value k
+raises the exception of the k-th entry of the error table with its message formatted from
+``status->params``, followed by the user's source location.
+
+This module needs only NumPy and ctypes (no compiler, llvmlite or lark), so saved artifacts run
+with it alone. ctypes releases the GIL during the native call.
+"""
+
+from __future__ import annotations
+
+import builtins
+import ctypes
+import ctypes.util
+import functools
+import linecache
+from dataclasses import dataclass
+
+import numpy as np
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c"))
+_free = _libc.free
+_free.argtypes = [ctypes.c_void_p]
+_free.restype = None
+
+OUT_OF_MEMORY = -1
+STATUS_PARAMS = 4
+
+_CTYPE = {np.dtype(t): c for t, c in (
+    (np.bool_, ctypes.c_int8), (np.int8, ctypes.c_int8), (np.int16, ctypes.c_int16),
+    (np.int32, ctypes.c_int32), (np.int64, ctypes.c_int64), (np.uint8, ctypes.c_uint8),
+    (np.uint16, ctypes.c_uint16), (np.uint32, ctypes.c_uint32), (np.uint64, ctypes.c_uint64),
+    (np.float32, ctypes.c_float), (np.float64, ctypes.c_double))}
+
+
+@dataclass(frozen=True)
+class ArraySpec:
+    """An array parameter or result: exact ``dtype``, ``shape`` with None for dynamic dims.
+    ``contiguous``: the code assumes row-major layout (inputs that are not get copied)."""
+
+    dtype: np.dtype
+    shape: tuple
+    contiguous: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.dtype}[{', '.join('?' if d is None else str(d) for d in self.shape)}]"
+
+
+@dataclass(frozen=True)
+class ScalarSpec:
+    """A scalar parameter or result of ``dtype``. ``python`` ("int", "float", "bool" or None)
+    makes a result a Python scalar instead of a NumPy scalar (NEP 50 weak results)."""
+
+    dtype: np.dtype
+    python: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.python or self.dtype} scalar"
+
+
+@functools.cache
+def descriptor_type(rank: int) -> type:
+    """The ctypes type of a rank-``rank`` memref descriptor: ``3 + 2 * rank`` int64 words
+    ``[allocated, aligned, offset, sizes..., strides...]``, the layout of MLIR's struct."""
+    return ctypes.c_int64 * (3 + 2 * rank)
+
+
+_Byte = ctypes.c_char
+_STATUS = ctypes.c_int64 * (1 + STATUS_PARAMS)   # {int32 code, int32 reserved}, params[4]
+
+
+class _Buffer:
+    """Owner of one result buffer: NumPy reads ``__array_interface__``, ``__del__`` frees."""
+
+    __slots__ = ("__array_interface__", "_allocated")
+
+    def __init__(self, interface: dict, allocated: int):
+        self.__array_interface__ = interface
+        self._allocated = allocated
+
+    def __del__(self, _free=_free):   # bound now: module globals may be gone at exit
+        _free(self._allocated)
+
+
+class NativeFunction:
+    """A compiled entry point called with NumPy arrays and scalars.
+
+    ``inputs``/``results``: one ``ArraySpec`` or ``ScalarSpec`` each; ``errors``: for status
+    code k, ``errors[k - 1] = (exception name, str.format message, (file, line, col))``.
+    Calling checks every argument (TypeError naming the expected and received type, or
+    OverflowError for a scalar out of its dtype's range), runs the native code and returns
+    the result (a tuple when there are several results, None when none).
+    """
+
+    def __init__(self, address: int, inputs: list, results: list, errors: list,
+                 name: str = "<compiled>", keepalive=None):
+        self.address = address
+        self.name = name
+        self.inputs = tuple(inputs)
+        self.results = tuple(results)
+        self.errors = list(errors)
+        self._keepalive = keepalive
+        # No argtypes: every argument is already a ctypes object of the parameter's exact C
+        # type (arrays decay to pointers), which saves ctypes' per-argument from_param calls.
+        self._cfunc = ctypes.CFUNCTYPE(ctypes.c_int32)(address)
+        self._convert = [_input_converter(i, s, name) for i, s in enumerate(self.inputs)]
+        self._makers = [_result_maker(s) for s in self.results]
+        self._nin = len(self.inputs)
+
+    def __repr__(self) -> str:
+        ins = ", ".join(map(str, self.inputs))
+        outs = ", ".join(map(str, self.results))
+        return f"<NativeFunction {self.name}({ins}) -> ({outs})>"
+
+    def __call__(self, *args):
+        if len(args) != self._nin:
+            raise TypeError(f"{self.name}() takes {self._nin} arguments "
+                            f"({len(args)} given)")
+        cargs = [conv(a) for conv, a in zip(self._convert, args, strict=False)]
+        slots = [make() for make in self._makers]
+        status = _STATUS()
+        rc = self._cfunc(*cargs, *[s[0] for s in slots], status)
+        if rc:
+            raise self._error(rc, status)
+        seen: dict = {}
+        out = tuple(s[1](s[0], seen) for s in slots)
+        if len(out) == 1:
+            return out[0]
+        return out if out else None
+
+    def _error(self, rc: int, status) -> Exception:
+        params = list(status[1:])
+        if rc == OUT_OF_MEMORY:
+            return MemoryError(f"{self.name}: cannot allocate a buffer of {params[0]} bytes")
+        if not 0 < rc <= len(self.errors):
+            return RuntimeError(f"{self.name}: native code returned unknown status {rc}")
+        kind, message, loc = self.errors[rc - 1]
+        cls = getattr(builtins, kind, None)
+        if not (isinstance(cls, type) and issubclass(cls, Exception)):
+            cls = RuntimeError
+        return cls(message.format(*params) + _where(loc))
+
+
+def _where(loc) -> str:
+    """``File "k.py", line 4, column 9`` and the source line with a caret, if known."""
+    if not loc or loc[1] <= 0:
+        return ""
+    file, line, col = loc
+    text = f'\n  File "{file}", line {line}, column {col}'
+    src = linecache.getline(file, line).rstrip()
+    if src:
+        stripped = src.lstrip()
+        caret = max(col - 1 - (len(src) - len(stripped)), 0)
+        text += f"\n    {stripped}\n    {' ' * caret}^"
+    return text
+
+
+def _input_converter(i: int, spec, fname: str):
+    """A closure: argument -> ctypes value (checked and converted once per call)."""
+    if isinstance(spec, ScalarSpec):
+        return _scalar_converter(i, spec, fname)
+    dtype, shape, rank = spec.dtype, spec.shape, len(spec.shape)
+    static = [(k, d) for k, d in enumerate(shape) if d is not None]
+    itemsize = dtype.itemsize
+    desc_t = descriptor_type(rank)
+
+    def mismatch(a):
+        got = (f"{a.dtype}[{', '.join(map(str, a.shape))}]" if isinstance(a, np.ndarray)
+               else type(a).__name__)
+        return TypeError(f"{fname}() argument {i}: expected an array {spec}, got {got}")
+
+    def convert(a):
+        if not isinstance(a, np.ndarray) or a.dtype != dtype or a.ndim != rank:
+            raise mismatch(a)
+        dims = a.shape
+        for k, d in static:
+            if dims[k] != d:
+                raise mismatch(a)
+        if spec.contiguous and not a.flags.c_contiguous:
+            a = np.ascontiguousarray(a)
+        elif not a.flags.aligned:   # a stride or the address is not a multiple of itemsize
+            a = a.copy()
+        try:   # fast path for writable C-contiguous arrays (one buffer export)
+            ptr = ctypes.addressof(_Byte.from_buffer(a))
+        except (TypeError, ValueError, BufferError):
+            ptr = a.ctypes.data
+        d = desc_t()
+        d[:] = (ptr, ptr, 0, *dims, *[s // itemsize for s in a.strides])
+        d._array = a   # keeps a copy alive through the call
+        return d
+
+    return convert
+
+
+def _scalar_converter(i: int, spec: ScalarSpec, fname: str):
+    dtype = spec.dtype
+    kind = dtype.kind
+    accepted = {"b": (bool, np.bool_),
+                "i": (int, np.integer, np.bool_), "u": (int, np.integer, np.bool_),
+                "f": (int, float, np.integer, np.floating, np.bool_)}[kind]
+    make = dtype.type
+    ctype = _CTYPE[dtype]
+
+    def convert(v):
+        if isinstance(v, np.ndarray) and v.ndim == 0:
+            v = v[()]
+        if not isinstance(v, accepted):
+            raise TypeError(f"{fname}() argument {i}: expected a {dtype} scalar, "
+                            f"got {type(v).__name__}")
+        return ctype(int(bool(v)) if kind == "b" else make(v))
+
+    return convert
+
+
+def _result_maker(spec):
+    """A closure making the per-call result slot and a function slot -> Python value."""
+    if isinstance(spec, ScalarSpec):
+        slot_t = _CTYPE[spec.dtype] * 1   # an array: passed as a pointer
+        to_py = {"int": int, "float": float, "bool": bool, None: spec.dtype.type}[spec.python]
+        if spec.dtype.kind == "b" and spec.python is None:
+            to_py = np.bool_
+
+        def scalar_value(slot, seen):
+            return to_py(slot[0])
+
+        return lambda: (slot_t(), scalar_value)
+    dtype, rank = spec.dtype, len(spec.shape)
+    desc_t = descriptor_type(rank)
+    itemsize = dtype.itemsize
+    typestr = dtype.str
+
+    def array_value(d, seen):
+        allocated = d[0]
+        if allocated in seen:   # the same buffer returned twice: the same array, as in Python
+            return seen[allocated]
+        sizes = tuple(d[3:3 + rank])
+        strides = tuple(s * itemsize for s in d[3 + rank:3 + 2 * rank])
+        owner = _Buffer({"data": (d[1], False), "shape": sizes, "strides": strides,
+                         "typestr": typestr, "version": 3}, allocated)
+        arr = seen[allocated] = np.asarray(owner)
+        return arr
+
+    return lambda: (desc_t(), array_value)
