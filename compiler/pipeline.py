@@ -83,8 +83,12 @@ def compile_function(fn, args, pipeline: str | None = None) -> CompiledFunction:
     loops = stage("loops", lambda: _verified(optimize(lower_to_loops(optimized.clone()),
                                                       pipeline)))
     native = stage("llvm", lambda: compile_module(loops))
+    entry = native.entry(func.sym_name, list(func.function_type.inputs), result_types)
+    if result_tuple and len(result_types) == 1:
+        single = entry
+        entry = lambda *a: (single(*a),)  # noqa: E731 - a 1-tuple stays a tuple
     return CompiledFunction(fn.__name__, stages, timings, result_types, result_tuple, native,
-                            native.callable(func.sym_name, result_types), modules)
+                            entry, modules)
 
 
 def _verified(module):

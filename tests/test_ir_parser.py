@@ -28,10 +28,10 @@ def module(*body: str) -> str:
 
 
 def func(name: str, sig: str, args: str, *body: str) -> str:
-    head = f'"func.func"() {{function_type = {sig}, sym_name = "{name}"}} ({{'
+    attrs = f'{{function_type = {sig}, sym_name = "{name}"}}'
     header = [f"^bb0({args}):"] if args else []
     lines = header + ["  " + line for text in body for line in text.splitlines()]
-    return "\n".join([head, *lines, "}) : () -> () loc(unknown)"])
+    return "\n".join(['"func.func"() ({', *lines, f"}}) {attrs} : () -> () loc(unknown)"])
 
 
 ROUND_TRIPS = {
@@ -92,11 +92,11 @@ ROUND_TRIPS = {
         "h", "(index, f64) -> f64", "%arg0: index, %arg1: f64",
         '%0 = "arith.constant"() {value = 0 : index} : () -> index loc(unknown)',
         '%1 = "arith.constant"() {value = 1 : index} : () -> index loc(unknown)',
-        '%2 = "scf.for"(%0, %arg0, %1, %arg1) {grafo.parallel} ({',
+        '%2 = "scf.for"(%0, %arg0, %1, %arg1) ({',
         '^bb0(%arg2: index, %arg3: f64):',
         '  %3 = "arith.addf"(%arg3, %arg3) : (f64, f64) -> f64 loc(unknown)',
         '  "scf.yield"(%3) : (f64) -> () loc(unknown)',
-        '}) : (index, index, index, f64) -> f64 loc(unknown)',
+        '}) {grafo.parallel} : (index, index, index, f64) -> f64 loc(unknown)',
         '%4 = "scf.while"(%2) ({',
         '^bb0(%arg4: f64):',
         '  %5 = "arith.cmpf"(%arg4, %arg4) {predicate = 4 : i64} : (f64, f64) -> i1 '
@@ -207,7 +207,8 @@ _C = '%0 = "arith.constant"() {value = 1.0 : f32} : () -> f32'
 
 MALFORMED = [
     # (text, line, col, words in the message)
-    (_wrap('%0 = "arith.constant"() {value = 1.0 : f32} () -> f32'), 2, 46, "unexpected ')'"),
+    (_wrap('%0 = "arith.constant"() {value = 1.0 : f32} () -> f32'), 2, 45,
+     "unexpected '('"),
     (_wrap('%0 = "arith.constant"() {value = 1.0 : f32} : () -> f32 $'), 2, 57,
      "unexpected character '$'"),
     ('"builtin.module"() ({\n' + _C, 2, 56, "unexpected end of input"),

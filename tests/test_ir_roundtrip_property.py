@@ -177,8 +177,7 @@ def test_print_parse_print_is_the_identity(m):
 
 SEEDS = [
     '"builtin.module"() ({\n'
-    '  "func.func"() {function_type = (tensor<?x4xf32>, f32, index) -> (f32, i64), '
-    'sym_name = "f"} ({\n'
+    '  "func.func"() ({\n'
     '  ^bb0(%arg0: tensor<?x4xf32>, %arg1: f32, %arg2: index):\n'
     '    %0 = "np.constant"() {value = dense<[[1.5, 0x7FC00000, -0.0, 2.0]]> : tensor<1x4xf32>}'
     ' : () -> tensor<1x4xf32> loc("k.py":3:7)\n'
@@ -194,24 +193,25 @@ SEEDS = [
     '      "scf.yield"(%arg1, %3) : (f32, i64) -> () loc(unknown)\n'
     '    }) : (i1) -> (f32, i64) loc("k.py":6:5)\n'
     '    "func.return"(%5#0, %5#1) : (f32, i64) -> () loc(unknown)\n'
-    '  }) : () -> () loc(unknown)\n'
+    '  }) {function_type = (tensor<?x4xf32>, f32, index) -> (f32, i64), '
+    'sym_name = "f"} : () -> () loc(unknown)\n'
     '}) : () -> () loc(unknown)\n',
     '"builtin.module"() ({\n'
-    '  "func.func"() {function_type = (memref<?xf64, strided<[?], offset: ?>>, index) -> f64, '
-    'grafo.x, sym_name = "s\\22\\E2\\82\\AC"} ({\n'
+    '  "func.func"() ({\n'
     '  ^bb0(%arg0: memref<?xf64, strided<[?], offset: ?>>, %arg1: index):\n'
     '    %0 = "arith.constant"() {value = 0 : index} : () -> index loc(unknown)\n'
     '    %1 = "arith.constant"() {value = 1 : index} : () -> index loc(unknown)\n'
     '    %2 = "arith.constant"() {value = 0x7FF0000000000000 : f64} : () -> f64 loc(unknown)\n'
-    '    %3 = "scf.for"(%0, %arg1, %1, %2) {grafo.parallel} ({\n'
+    '    %3 = "scf.for"(%0, %arg1, %1, %2) ({\n'
     '    ^bb0(%arg2: index, %arg3: f64):\n'
     '      %4 = "memref.load"(%arg0, %arg2) : (memref<?xf64, strided<[?], offset: ?>>, index) '
     '-> f64 loc(unknown)\n'
     '      %5 = "arith.addf"(%arg3, %4) : (f64, f64) -> f64 loc(unknown)\n'
     '      "scf.yield"(%5) : (f64) -> () loc(unknown)\n'
-    '    }) : (index, index, index, f64) -> f64 loc(unknown)\n'
+    '    }) {grafo.parallel} : (index, index, index, f64) -> f64 loc(unknown)\n'
     '    "func.return"(%3) : (f64) -> () loc(unknown)\n'
-    '  }) : () -> () loc(unknown)\n'
+    '  }) {function_type = (memref<?xf64, strided<[?], offset: ?>>, index) -> f64, '
+    'grafo.x, sym_name = "s\\22\\E2\\82\\AC"} : () -> () loc(unknown)\n'
     '}) : () -> () loc(unknown)\n',
 ]
 PIECES = list('%#:{}()[]<>",=^@!?x\\ \n.-+e') + [

@@ -51,12 +51,12 @@ def _print(op: Operation, names: _Names, lines: list, indent: int, locs: bool) -
     operands = ", ".join(names.use(v) for v in op.operands)
     head = names.define_results(op)
     text = f'{pad}{head}"{op.name}"({operands})'
-    if op.attributes:
-        items = ", ".join(f"{k} = {op.attributes[k]}" if not _is_unit(op.attributes[k])
-                          else k for k in sorted(op.attributes))
-        text += " {" + items + "}"
+    attrs = ""
+    if op.attributes:  # MLIR's generic form puts the attribute dictionary after the regions
+        attrs = " {" + ", ".join(f"{k} = {op.attributes[k]}" if not _is_unit(op.attributes[k])
+                                 else k for k in sorted(op.attributes)) + "}"
     if not op.regions:
-        lines.append(text + _signature(op) + (f" {op.loc}" if locs else ""))
+        lines.append(text + attrs + _signature(op) + (f" {op.loc}" if locs else ""))
         return
     lines.append(text + " (")
     for i, region in enumerate(op.regions):
@@ -66,7 +66,7 @@ def _print(op: Operation, names: _Names, lines: list, indent: int, locs: bool) -
             for nested in block.ops:
                 _print(nested, names, lines, indent + 1, locs)
         lines.append(pad + "}" + (", " if i + 1 < len(op.regions) else ""))
-    lines[-1] += ")" + _signature(op) + (f" {op.loc}" if locs else "")
+    lines[-1] += ")" + attrs + _signature(op) + (f" {op.loc}" if locs else "")
 
 
 def _print_block_header(block: Block, j: int, names: _Names, lines: list, indent: int):

@@ -3,11 +3,11 @@
 /// Loop-level arith identities: addi x+0, muli x*1, addf x+(-0.0), mulf x*1.0, negf(negf(x)).
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "arith"
   // CHECK: ^bb0(%[[I:.*]]: i32, %[[X:.*]]: f64):
   // CHECK: %[[KEPT:.*]] = "arith.addf"(%[[X]], %{{.*}})
   // CHECK-NEXT: "func.return"(%[[I]], %[[I]], %[[X]], %[[X]], %[[X]], %[[KEPT]])
-  "func.func"() {function_type = (i32, f64) -> (i32, i32, f64, f64, f64, f64), sym_name = "arith"} ({
+  // CHECK-LABEL: sym_name = "arith"
+  "func.func"() ({
   ^bb0(%i: i32, %x: f64):
     %z = "arith.constant"() {value = 0 : i32} : () -> i32
     %o = "arith.constant"() {value = 1 : i32} : () -> i32
@@ -22,5 +22,5 @@
     %5 = "arith.negf"(%4) : (f64) -> f64
     %6 = "arith.addf"(%x, %pz) : (f64, f64) -> f64
     "func.return"(%0, %1, %2, %3, %5, %6) : (i32, i32, f64, f64, f64, f64) -> ()
-  }) : () -> ()
+  }) {function_type = (i32, f64) -> (i32, i32, f64, f64, f64, f64), sym_name = "arith"} : () -> ()
 }) : () -> ()

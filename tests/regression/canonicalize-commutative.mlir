@@ -3,19 +3,19 @@
 /// Commutative ops get their constant operand second; other ops keep their operand order.
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "commutative"
   // CHECK: ^bb0(%[[X:.*]]: i32):
   // CHECK-NEXT: %[[C:.*]] = "np.constant"() {value = 5 : i32}
   // CHECK-NEXT: %[[A:.*]] = "np.add"(%[[X]], %[[C]])
   // CHECK-NEXT: %[[M:.*]] = "np.maximum"(%[[A]], %[[C]])
   // CHECK-NEXT: %[[S:.*]] = "np.subtract"(%[[C]], %[[M]])
   // CHECK-NEXT: "func.return"(%[[S]])
-  "func.func"() {function_type = (i32) -> i32, sym_name = "commutative"} ({
+  // CHECK-LABEL: sym_name = "commutative"
+  "func.func"() ({
   ^bb0(%x: i32):
     %c = "np.constant"() {value = 5 : i32} : () -> i32
     %0 = "np.add"(%c, %x) : (i32, i32) -> i32
     %1 = "np.maximum"(%c, %0) : (i32, i32) -> i32
     %2 = "np.subtract"(%c, %1) : (i32, i32) -> i32
     "func.return"(%2) : (i32) -> ()
-  }) : () -> ()
+  }) {function_type = (i32) -> i32, sym_name = "commutative"} : () -> ()
 }) : () -> ()

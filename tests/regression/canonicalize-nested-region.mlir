@@ -3,7 +3,6 @@
 /// Patterns apply inside scf.if regions; the scf.if itself stays.
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "nested"
   // CHECK: ^bb0(%[[C:.*]]: i1, %[[X:.*]]: f32):
   // CHECK-NEXT: %[[R:.*]] = "scf.if"(%[[C]]) ({
   // CHECK-NEXT: "scf.yield"(%[[X]])
@@ -11,7 +10,8 @@
   // CHECK-NEXT: %[[N:.*]] = "np.negative"(%[[X]])
   // CHECK-NEXT: "scf.yield"(%[[N]])
   // CHECK: "func.return"(%[[R]])
-  "func.func"() {function_type = (i1, f32) -> f32, sym_name = "nested"} ({
+  // CHECK-LABEL: sym_name = "nested"
+  "func.func"() ({
   ^bb0(%c: i1, %x: f32):
     %one = "np.constant"() {value = 1.0 : f32} : () -> f32
     %r = "scf.if"(%c) ({
@@ -22,5 +22,5 @@
       "scf.yield"(%1) : (f32) -> ()
     }) : (i1) -> f32
     "func.return"(%r) : (f32) -> ()
-  }) : () -> ()
+  }) {function_type = (i1, f32) -> f32, sym_name = "nested"} : () -> ()
 }) : () -> ()

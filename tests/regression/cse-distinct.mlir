@@ -3,7 +3,6 @@
 /// Ops differing in operand order (non-commutative), attributes or result type stay apart.
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "distinct"
   // CHECK: "np.subtract"
   // CHECK-NEXT: "np.subtract"
   // CHECK-NEXT: "np.reduce"{{.*}}kind = "max"
@@ -11,7 +10,8 @@
   // CHECK-NEXT: "np.astype"{{.*}} -> tensor<4xf64>
   // CHECK-NEXT: "np.astype"{{.*}} -> tensor<4xi32>
   // CHECK-NEXT: "func.return"
-  "func.func"() {function_type = (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, f32, f32, tensor<4xf64>, tensor<4xi32>), sym_name = "distinct"} ({
+  // CHECK-LABEL: sym_name = "distinct"
+  "func.func"() ({
   ^bb0(%x: tensor<4xf32>, %y: tensor<4xf32>):
     %0 = "np.subtract"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     %1 = "np.subtract"(%y, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -20,5 +20,5 @@
     %4 = "np.astype"(%x) : (tensor<4xf32>) -> tensor<4xf64>
     %5 = "np.astype"(%x) : (tensor<4xf32>) -> tensor<4xi32>
     "func.return"(%0, %1, %2, %3, %4, %5) : (tensor<4xf32>, tensor<4xf32>, f32, f32, tensor<4xf64>, tensor<4xi32>) -> ()
-  }) : () -> ()
+  }) {function_type = (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, f32, f32, tensor<4xf64>, tensor<4xi32>), sym_name = "distinct"} : () -> ()
 }) : () -> ()

@@ -4,7 +4,6 @@
 /// regions of an scf.if never share, and nothing moves out of a region.
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "regions"
   // CHECK: ^bb0(%[[C:.*]]: i1, %[[X:.*]]: f32):
   // CHECK-NEXT: %[[E:.*]] = "np.exp"(%[[X]])
   // CHECK-NEXT: %[[R:.*]]:2 = "scf.if"(%[[C]]) ({
@@ -16,7 +15,8 @@
   // CHECK-NEXT: })
   // CHECK-NEXT: %[[S3:.*]] = "np.sin"(%[[X]])
   // CHECK-NEXT: "func.return"(%[[R]]#0, %[[R]]#1, %[[S3]])
-  "func.func"() {function_type = (i1, f32) -> (f32, f32, f32), sym_name = "regions"} ({
+  // CHECK-LABEL: sym_name = "regions"
+  "func.func"() ({
   ^bb0(%c: i1, %x: f32):
     %e = "np.exp"(%x) : (f32) -> f32
     %r:2 = "scf.if"(%c) ({
@@ -30,5 +30,5 @@
     }) : (i1) -> (f32, f32)
     %4 = "np.sin"(%x) : (f32) -> f32
     "func.return"(%r#0, %r#1, %4) : (f32, f32, f32) -> ()
-  }) : () -> ()
+  }) {function_type = (i1, f32) -> (f32, f32, f32), sym_name = "regions"} : () -> ()
 }) : () -> ()

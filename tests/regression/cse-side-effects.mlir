@@ -3,7 +3,6 @@
 /// Ops without the Pure trait never merge: loads around a store, repeated checks and calls.
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "effects"
   // CHECK: "memref.load"
   // CHECK-NEXT: "memref.store"
   // CHECK-NEXT: "memref.load"
@@ -11,7 +10,8 @@
   // CHECK-NEXT: "grafo.check"
   // CHECK-NEXT: "func.call"
   // CHECK-NEXT: "func.call"
-  "func.func"() {function_type = (memref<4xf32>, index, f32, i1) -> (f32, f32), sym_name = "effects"} ({
+  // CHECK-LABEL: sym_name = "effects"
+  "func.func"() ({
   ^bb0(%m: memref<4xf32>, %i: index, %v: f32, %ok: i1):
     %0 = "memref.load"(%m, %i) : (memref<4xf32>, index) -> f32
     "memref.store"(%v, %m, %i) : (f32, memref<4xf32>, index) -> ()
@@ -21,5 +21,5 @@
     "func.call"() {callee = @g} : () -> ()
     "func.call"() {callee = @g} : () -> ()
     "func.return"(%0, %1) : (f32, f32) -> ()
-  }) : () -> ()
+  }) {function_type = (memref<4xf32>, index, f32, i1) -> (f32, f32), sym_name = "effects"} : () -> ()
 }) : () -> ()

@@ -4,7 +4,6 @@
 /// (its own dead pure ops still go).
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "regions"
   // CHECK: ^bb0(%[[C:.*]]: i1, %[[X:.*]]: f32, %[[OK:.*]]: i1):
   // CHECK-NEXT: "scf.if"(%[[C]]) ({
   // CHECK-NEXT: "grafo.check"(%[[OK]])
@@ -14,7 +13,8 @@
   // CHECK-NEXT: })
   // CHECK-NEXT: "func.return"(%[[X]])
   // CHECK-NOT: scf.for
-  "func.func"() {function_type = (i1, f32, i1) -> f32, sym_name = "regions"} ({
+  // CHECK-LABEL: sym_name = "regions"
+  "func.func"() ({
   ^bb0(%c: i1, %x: f32, %ok: i1):
     %pure = "scf.if"(%c) ({
       %0 = "np.exp"(%x) : (f32) -> f32
@@ -38,5 +38,5 @@
       "scf.yield"(%x) : (f32) -> ()
     }) : (i1) -> f32
     "func.return"(%x) : (f32) -> ()
-  }) : () -> ()
+  }) {function_type = (i1, f32, i1) -> f32, sym_name = "regions"} : () -> ()
 }) : () -> ()

@@ -4,7 +4,6 @@
 /// and the pure ops that feed them.
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "effects"
   // CHECK: ^bb0(%[[M:.*]]: memref<4xf32>, %[[I:.*]]: index, %[[OK:.*]]: i1):
   // CHECK-NEXT: %[[L:.*]] = "memref.load"(%[[M]], %[[I]])
   // CHECK-NEXT: %[[E:.*]] = "math.exp"(%[[L]])
@@ -13,7 +12,8 @@
   // CHECK-NEXT: "func.call"()
   // CHECK-NEXT: "memref.alloc"()
   // CHECK-NEXT: "func.return"()
-  "func.func"() {function_type = (memref<4xf32>, index, i1) -> (), sym_name = "effects"} ({
+  // CHECK-LABEL: sym_name = "effects"
+  "func.func"() ({
   ^bb0(%m: memref<4xf32>, %i: index, %ok: i1):
     %0 = "memref.load"(%m, %i) : (memref<4xf32>, index) -> f32
     %1 = "math.exp"(%0) : (f32) -> f32
@@ -23,5 +23,5 @@
     %3 = "func.call"() {callee = @g} : () -> f32
     %4 = "memref.alloc"() : () -> memref<8xf32>
     "func.return"() : () -> ()
-  }) : () -> ()
+  }) {function_type = (memref<4xf32>, index, i1) -> (), sym_name = "effects"} : () -> ()
 }) : () -> ()

@@ -5,8 +5,8 @@
 // CHECK: k.py:7:3: error: 'func.return' op operand types do not match the function's result types
 // CHECK-NOT: Traceback
 "builtin.module"() ({
-  "func.func"() {function_type = (f32) -> i32, sym_name = "f"} ({
+  "func.func"() ({
   ^bb0(%x: f32):
     "func.return"(%x) : (f32) -> () loc("k.py":7:3)
-  }) : () -> ()
+  }) {function_type = (f32) -> i32, sym_name = "f"} : () -> ()
 }) : () -> ()

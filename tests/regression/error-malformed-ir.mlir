@@ -5,8 +5,8 @@
 // CHECK: error-malformed-ir.mlir:10:19: error: use of undefined value %y
 // CHECK-NOT: Traceback
 "builtin.module"() ({
-  "func.func"() {function_type = (f32) -> f32, sym_name = "f"} ({
+  "func.func"() ({
   ^bb0(%x: f32):
     "func.return"(%y) : (f32) -> ()
-  }) : () -> ()
+  }) {function_type = (f32) -> f32, sym_name = "f"} : () -> ()
 }) : () -> ()

@@ -4,12 +4,12 @@
 /// placed at the location of the last folded op.
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "scalars"
-  // CHECK-NEXT: %[[F:.*]] = "np.constant"() {value = 0.30000001192092896 : f32} : () -> f32 loc("k.py":4:9)
+  // CHECK: %[[F:.*]] = "np.constant"() {value = 0.30000001192092896 : f32} : () -> f32 loc("k.py":4:9)
   // CHECK-NEXT: %[[I:.*]] = "np.constant"() {value = -128 : i8} : () -> i8 loc("k.py":5:9)
   // CHECK-NEXT: %[[B:.*]] = "np.constant"() {value = true} : () -> i1
   // CHECK-NEXT: "func.return"(%[[F]], %[[I]], %[[B]])
-  "func.func"() {function_type = () -> (f32, i8, i1), sym_name = "scalars"} ({
+  // CHECK-LABEL: sym_name = "scalars"
+  "func.func"() ({
     %a = "np.constant"() {value = 0.1 : f32} : () -> f32
     %b = "np.constant"() {value = 0.2 : f32} : () -> f32
     %0 = "np.add"(%a, %b) : (f32, f32) -> f32 loc("k.py":4:9)
@@ -18,5 +18,5 @@
     %1 = "np.add"(%m, %one) : (i8, i8) -> i8 loc("k.py":5:9)
     %2 = "np.less"(%1, %one) : (i8, i8) -> i1
     "func.return"(%0, %1, %2) : (f32, i8, i1) -> ()
-  }) : () -> ()
+  }) {function_type = () -> (f32, i8, i1), sym_name = "scalars"} : () -> ()
 }) : () -> ()

@@ -7,10 +7,10 @@
 // CHECK: // -----// IR Dump After dce //----- //
 // CHECK: "func.return"(%arg0)
 "builtin.module"() ({
-  "func.func"() {function_type = (i32) -> i32, sym_name = "f"} ({
+  "func.func"() ({
   ^bb0(%x: i32):
     %c = "np.constant"() {value = 0 : i32} : () -> i32
     %0 = "np.add"(%x, %c) : (i32, i32) -> i32
     "func.return"(%0) : (i32) -> ()
-  }) : () -> ()
+  }) {function_type = (i32) -> i32, sym_name = "f"} : () -> ()
 }) : () -> ()

@@ -10,8 +10,8 @@
 // CHECK-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)  dce
 // CHECK-NEXT: {{[0-9.]+}} (100.0%)  Total
 "builtin.module"() ({
-  "func.func"() {function_type = (i32) -> i32, sym_name = "f"} ({
+  "func.func"() ({
   ^bb0(%x: i32):
     "func.return"(%x) : (i32) -> ()
-  }) : () -> ()
+  }) {function_type = (i32) -> i32, sym_name = "f"} : () -> ()
 }) : () -> ()

@@ -3,7 +3,6 @@
 /// The default pipeline: (x * 1.0 + exp(x)) + (exp(x) + 2 * 3) keeps one exp and a folded 6.0.
 
 "builtin.module"() ({
-  // CHECK-LABEL: sym_name = "f"
   // CHECK: ^bb0(%[[X:.*]]: f64):
   // CHECK-DAG: %[[E:.*]] = "np.exp"(%[[X]])
   // CHECK-DAG: %[[SIX:.*]] = "np.constant"() {value = 6.0 : f64}
@@ -13,7 +12,8 @@
   // CHECK-NEXT: "func.return"(%[[S]])
   // CHECK-NOT: np.multiply
   // CHECK-NOT: np.sin
-  "func.func"() {function_type = (f64) -> f64, sym_name = "f"} ({
+  // CHECK-LABEL: sym_name = "f"
+  "func.func"() ({
   ^bb0(%x: f64):
     %one = "np.constant"() {value = 1.0 : f64} : () -> f64
     %two = "np.constant"() {value = 2.0 : f64} : () -> f64
@@ -27,5 +27,5 @@
     %unused = "np.sin"(%l) : (f64) -> f64
     %s = "np.add"(%l, %r) : (f64, f64) -> f64
     "func.return"(%s) : (f64) -> ()
-  }) : () -> ()
+  }) {function_type = (f64) -> f64, sym_name = "f"} : () -> ()
 }) : () -> ()
