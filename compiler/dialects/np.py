@@ -171,7 +171,8 @@ class ElementwiseOp(Op):
 
 def _elementwise(op_name: str, numpy: str, arity: int, python=None, traits=(), **flags):
     cls = type(op_name.title().replace("_", "") + "Op", (ElementwiseOp,), {
-        "name": "np." + op_name, "numpy": numpy, "python": python,
+        "name": "np." + op_name, "numpy": numpy,
+        "python": staticmethod(python) if python is not None else None,
         "num_operands": arity,
         "traits": frozenset({Pure, Elementwise, *traits}), **flags})
     globals()[cls.__name__] = cls

@@ -1,0 +1,440 @@
+"""Control flow: ``if``/``elif``/``else`` (picked at compile time for constant conditions,
+else ``scf.if``), conditional expressions and ``and``/``or`` (short-circuit ``scf.if``),
+``for i in range(...)`` (``scf.for``, never unrolled) and ``while`` (``scf.while``).
+
+Branch merges: a variable changed on a path becomes a result of the ``scf.if`` (types joined,
+see merge.py); a variable bound on one path only is ``Undefined`` afterwards. ``break``,
+``continue`` and ``return`` set flag variables (scope.py); statements after one that may have
+set a flag run under ``if not flag``; loops carry the flags and stop on them.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+
+import numpy as np
+
+from .. import types as T
+from ..dialects import scf
+from ..ir.core import Block
+from . import arrays as A
+from .merge import (
+    check_structures,
+    discard,
+    discard_op,
+    flatten,
+    join_types,
+    leaf_type,
+    placeholder,
+    unflatten,
+)
+from .ops import apply_ufunc, cast, coerce, logical_not, materialize, truth
+from .scope import BROKE, CONTINUED, MISSING, RETURNED, RETVAL, SPECIAL, Scope, display_name
+from .values import Constant, RangeValue, Undefined, describe, same_constant, type_of
+
+DONTCARE = object()  # a path on which a variable's value is never read
+
+
+class ControlFlowMixin:
+    """Control-flow conversion for ``Converter``."""
+
+    # branches --------------------------------------------------------------------------------
+
+    def run_in(self, block: Block, scope: Scope, thunk):
+        """Run ``thunk`` with ops going to the end of ``block``, starting from ``scope``.
+        Returns the thunk's value and the scope it ends with."""
+        saved = self.scope
+        self.scope = scope
+        try:
+            with self.builder.at_end(block):
+                value = thunk()
+            return value, self.scope
+        finally:
+            self.scope = saved
+
+    def branch(self, cond, then_thunk, else_thunk, with_value: bool = False):
+        """An ``scf.if`` on the run-time bool ``cond``. Statement thunks update the scope;
+        with ``with_value`` the thunks return the value of the whole expression."""
+        before = self.scope
+        paths = []
+        for thunk in (then_thunk, else_thunk):
+            block = Block()
+            value, scope = self.run_in(block, before.copy(), thunk)
+            paths.append((block, scope, value))
+        items = []
+        for name in sorted(set().union(*(s.names for _, s, _ in paths))):
+            old = before.names.get(name, MISSING)
+            values = [s.names.get(name, MISSING) for _, s, _ in paths]
+            if all(v is old for v in values):
+                continue
+            items.append((name, [_contribution(name, v, s) for v, (_, s, _) in
+                                 zip(values, paths, strict=True)]))
+        if with_value:
+            items.append((None, [v for _, _, v in paths]))
+        types, yields = [], [[] for _ in paths]
+        plans = [(name, self._plan(name, contribs, before, types, yields))
+                 for name, contribs in items]
+        op = self.emit_op(scf.IfOp, [cond], types=types)
+        for (block, _, _), ys, region in zip(paths, yields, op.regions, strict=True):
+            with self.builder.at_end(block):
+                self.emit_op(scf.YieldOp, [placeholder(self, t) if v is DONTCARE
+                                           else coerce(self, v, t) for v, t in ys])
+            region.add_block(block)
+        merged = Scope(before.names, all(s.terminated for _, s, _ in paths),
+                       all(s.returned for _, s, _ in paths))
+        result = None
+        for name, plan in plans:
+            value = _realize(plan, op.results)
+            if name is None:
+                result = value
+            elif value is MISSING:
+                merged.names.pop(name, None)
+            else:
+                merged.names[name] = value
+        self.scope = merged
+        return result
+
+    def _plan(self, name, contribs, before, types, yields):
+        """How the merged value of ``name`` is formed: ("value", v) or ("struct", s, leaves)
+        where a leaf is a Constant or the index of an ``scf.if`` result."""
+        what = display_name(name) if name is not None else "the value of the expression"
+        live = [c for c in contribs if c is not DONTCARE]
+        if not live:
+            return ("value", before.names.get(name, MISSING))
+        for c in live:
+            if c is MISSING or isinstance(c, Undefined):
+                return ("value", c if isinstance(c, Undefined) else Undefined(
+                    name, f"is assigned on only one path of the branch at line "
+                          f"{self.builder.loc.line} and used afterwards",
+                    f"assign '{name}' before the branch or on every path"))
+        flat = [flatten(c) if c is not DONTCARE else None for c in contribs]
+        check_structures(self, what, live, [f[0] for f in flat if f])
+        specs = []
+        for i in range(len(next(f for f in flat if f)[1])):
+            leaves = [f[1][i] if f else DONTCARE for f in flat]
+            lv = [x for x in leaves if x is not DONTCARE]
+            if all(isinstance(x, Constant) for x in lv) and all(
+                    same_constant(lv[0].value, x.value) for x in lv[1:]):
+                specs.append(lv[0])
+                continue
+            if len(lv) == len(leaves) and all(x is lv[0] for x in lv):
+                specs.append(lv[0])  # defined before the branch: dominates the merge point
+                continue
+            t = leaf_type(self, what, lv[0])
+            for x in lv[1:]:
+                t = join_types(self, what, t, leaf_type(self, what, x))
+            specs.append(len(types))
+            types.append(t)
+            for k, x in enumerate(leaves):
+                yields[k].append((x, t))
+        return ("struct", flat[[f is not None for f in flat].index(True)][0], specs)
+
+    def select(self, cond, then_thunk, else_thunk):
+        """The value of ``then_thunk()`` if ``cond`` else ``else_thunk()``, evaluating only
+        the chosen one (at compile time for a constant ``cond``)."""
+        if isinstance(cond, Constant):
+            return (then_thunk if cond.value else else_thunk)()
+        return self.branch(cond, then_thunk, else_thunk, with_value=True)
+
+    def short_circuit(self, value, rest, kind: str):
+        """Python's ``value and rest()`` / ``value or rest()``: the deciding operand."""
+        t = truth(self, value)
+        if kind == "and":
+            return self.select(t, rest, lambda: value)
+        return self.select(t, lambda: value, rest)
+
+    def _stmt_If(self, node: ast.If) -> None:
+        test = self.expr(node.test)
+        with self.at(node.test):
+            cond = truth(self, test)
+        if isinstance(cond, Constant):
+            self.statements(node.body if cond.value else node.orelse)
+        else:
+            self.branch(cond, lambda: self.statements(node.body),
+                        lambda: self.statements(node.orelse))
+
+    def guarded(self, thunk) -> None:
+        """Run ``thunk`` (the rest of a block) only if no pending flag is set."""
+        flags = self.scope.pending_flags()
+        if any(isinstance(self.scope[f], Constant) for f in flags):
+            self.scope.terminated = True
+            return
+        stop = self.scope[flags[0]]
+        for f in flags[1:]:
+            stop = apply_ufunc(self, np.logical_or, [stop, self.scope[f]], operator.or_)
+
+        def then():
+            for f in flags:
+                self.scope[f] = Constant(False)
+            thunk()
+
+        def otherwise():
+            self.scope.terminated = True
+            self.scope.returned = flags == [RETURNED]
+
+        self.branch(logical_not(self, stop), then, otherwise)
+
+    # loops -----------------------------------------------------------------------------------
+
+    def _stmt_While(self, node: ast.While) -> None:
+        if node.orelse:
+            self.fail("unsupported syntax 'while ... else'", "use a flag variable instead")
+        self._loop(node, None)
+
+    def _stmt_For(self, node: ast.For) -> None:
+        if node.orelse:
+            self.fail("unsupported syntax 'for ... else'", "use a flag variable instead")
+        if not isinstance(node.target, ast.Name):
+            self.fail("only 'for name in range(...)' loops are supported",
+                      "unpack inside the loop body")
+        it = self.expr(node.iter)
+        if not isinstance(it, RangeValue):
+            self.fail(f"for loops over {describe(it)} are not supported",
+                      "iterate over range(len(x)) and index the array")
+        self._loop(node, it)
+
+    def _loop(self, node, rng) -> None:
+        outer = self.scope
+        target = node.target.id if rng is not None else None
+        assigned = assigned_names(node.body) | ({target} if target else set())
+        carried = [n for n in sorted(assigned) if n in outer.names and n != target
+                   and not isinstance(outer[n], Undefined)]
+        inits = {n: outer[n] for n in carried}
+        if contains(node.body, ast.Break):
+            carried.append(BROKE)
+            inits[BROKE] = Constant(False)
+        if contains(node.body, ast.Return):
+            carried.append(RETURNED)
+            inits[RETURNED] = outer[RETURNED]
+            if RETVAL in outer.names:
+                carried.append(RETVAL)
+                inits[RETVAL] = outer[RETVAL]
+        specs = {n: _initial_spec(inits[n]) for n in carried}
+        bounds = self._range_bounds(rng) if rng is not None else None
+        for _ in range(16):
+            attempt = self._loop_attempt(node, bounds, target, carried, inits, specs)
+            if not isinstance(attempt, dict):
+                break
+            specs = attempt
+            for n in specs:
+                if n not in carried:
+                    carried.append(n)
+                    inits[n] = DONTCARE
+        else:
+            self.fail("the types of the loop variables do not settle")
+        prelude, op = attempt
+        for o in list(prelude.ops):
+            prelude.ops.remove(o)
+            self.builder.insert(o)
+        self.builder.insert(op)
+        results = iter(op.results)
+        after = outer.copy()
+        line = self.builder.loc.line
+        for n in sorted(assigned):
+            if n not in carried:
+                why = (f"is the loop variable of the loop at line {line} and is not available "
+                       f"after it" if n == target else
+                       f"is assigned only inside the loop at line {line} and used after it")
+                after[n] = Undefined(n, why, f"assign '{n}' before the loop")
+        for n in carried:
+            struct, leaves = specs[n]
+            after[n] = unflatten(struct, iter([next(results) if isinstance(x, T.Type) else x
+                                               for x in leaves]))
+        for n in (BROKE, CONTINUED):
+            after.names.pop(n, None)
+            if n in outer.names:
+                after[n] = outer[n]
+        if rng is None and _always_true(node.test) and BROKE not in carried:
+            after.terminated = True  # only a return leaves `while True:`
+            after.returned = RETURNED in carried
+        self.scope = after
+
+    def _range_bounds(self, rng: RangeValue):
+        """(lower, upper, step, iv -> i): scf.for bounds as !py.int; a step that is not a
+        positive constant iterates 0..len(range) and maps the counter to the range value."""
+        start, stop, step = rng.start, rng.stop, rng.step
+        if isinstance(step, Constant) and step.value == 0:
+            self.fail("range() arg 3 must not be zero")
+        if isinstance(step, Constant) and step.value > 0:
+            return (cast(self, start, T.py_int), cast(self, stop, T.py_int),
+                    cast(self, step, T.py_int), lambda iv: iv)
+        if all(isinstance(v, Constant) for v in (start, stop, step)):
+            n = cast(self, Constant(len(range(start.value, stop.value, step.value))), T.py_int)
+        else:
+            n = A.range_length(self, start, stop, step, False)
+
+        def value(iv):
+            scaled = apply_ufunc(self, np.multiply, [iv, cast(self, step, T.py_int)],
+                                 operator.mul)
+            return apply_ufunc(self, np.add, [cast(self, start, T.py_int), scaled], operator.add)
+
+        return (cast(self, Constant(0), T.py_int), n, cast(self, Constant(1), T.py_int), value)
+
+    def _loop_attempt(self, node, bounds, target, carried, inits, specs):
+        """Build the loop with the carried types in ``specs``. Returns (prelude, op), or new
+        specs when the body changes a carried type (everything built is discarded)."""
+        prelude = Block()
+        with self.builder.at_end(prelude):
+            init_values = []
+            for n in carried:
+                struct, leaves = specs[n]
+                given = flatten(inits[n])[1] if inits[n] is not DONTCARE else [DONTCARE] * len(
+                    leaves)
+                for x, spec in zip(given, leaves, strict=True):
+                    if isinstance(spec, T.Type):
+                        init_values.append(placeholder(self, spec) if x is DONTCARE
+                                           else coerce(self, x, spec))
+        if bounds is not None:
+            lb, ub, step, value_of = bounds
+            op = scf.ForOp.create(lb, ub, step, init_values)
+            body, args = op.body, op.body.args[1:]
+        else:
+            op = scf.WhileOp.create(init_values)
+            body, args = op.after, op.after.args
+            self._while_condition(node, op, carried, specs)
+        scope = self._bind_carried(Scope(self.scope.names), carried, specs, args)
+        incoming = dict(scope.names)
+        scope[CONTINUED] = Constant(False)
+        if bounds is None:
+            for f in (BROKE, RETURNED):
+                if f in carried:
+                    scope[f] = Constant(False)  # the condition checked them
+
+        def run_body():
+            if bounds is not None:
+                self.scope[target] = value_of(op.induction_var)
+            self.statements(node.body)
+
+        _, end = self.run_in(body, scope, run_body)
+        new_specs, changed = dict(specs), False
+        ends = {}
+        for n in carried + ([RETVAL] if RETVAL not in carried and RETVAL in end.names
+                            and RETURNED in carried else []):
+            v = incoming[n] if end.returned and n not in SPECIAL else end.names.get(n, MISSING)
+            if isinstance(v, Undefined):
+                v.fail(self.builder.loc)
+            ends[n] = v
+            spec = self._joined_spec(n, specs.get(n), v)
+            if spec != specs.get(n):
+                new_specs[n], changed = spec, True
+        if changed:
+            discard(prelude)
+            discard_op(op)
+            return new_specs
+        with self.builder.at_end(body):
+            yields = []
+            for n in carried:
+                for x, spec in zip(flatten(ends[n])[1], specs[n][1], strict=True):
+                    if isinstance(spec, T.Type):
+                        yields.append(coerce(self, x, spec))
+            self.emit_op(scf.YieldOp, yields)
+        return prelude, op
+
+    def _while_condition(self, node, op, carried, specs) -> None:
+        scope = self._bind_carried(Scope(self.scope.names), carried, specs, op.before.args)
+
+        def test():
+            value = self.expr(node.test)
+            with self.at(node.test):
+                return truth(self, value)
+
+        def condition():
+            flags = [self.scope[f] for f in (BROKE, RETURNED) if f in carried]
+            if not flags:
+                c = test()
+            else:
+                stop = flags[0]
+                for f in flags[1:]:
+                    stop = apply_ufunc(self, np.logical_or, [stop, f], operator.or_)
+                c = self.select(stop, lambda: Constant(False), test)
+            self.emit_op(scf.ConditionOp, [materialize(self, c), *op.before.args])
+
+        self.run_in(op.before, scope, condition)
+
+    def _bind_carried(self, scope: Scope, carried, specs, args) -> Scope:
+        it = iter(args)
+        for n in carried:
+            struct, leaves = specs[n]
+            scope[n] = unflatten(struct, iter([next(it) if isinstance(x, T.Type) else x
+                                               for x in leaves]))
+        scope.terminated = scope.returned = False
+        return scope
+
+    def _joined_spec(self, name, spec, end):
+        """The carried spec of ``name`` that also holds ``end`` (the value at the end of the
+        body)."""
+        what = display_name(name)
+        if spec is None:
+            return _initial_spec(end)
+        struct, leaves = flatten(end)
+        if struct != spec[0]:
+            self.fail(f"{what} changes from one kind of value to {describe(end)} inside the "
+                      f"loop", "give the variable the same kind of value in every iteration")
+        out = []
+        for x, s in zip(leaves, spec[1], strict=True):
+            if isinstance(s, T.Type):
+                out.append(join_types(self, what, s, leaf_type(self, what, x)))
+            elif (isinstance(x, Constant) and isinstance(s, Constant)
+                  and same_constant(x.value, s.value)) or x is s:
+                out.append(s)
+            else:
+                self.fail(f"{what} changes from {describe(s)} to {describe(x)} inside the loop",
+                          "give the variable the same kind of value in every iteration")
+        return (struct, out)
+
+
+def _always_true(test) -> bool:
+    return isinstance(test, ast.Constant) and bool(test.value)
+
+
+def _contribution(name, value, scope: Scope):
+    if scope.returned and name not in SPECIAL:
+        return DONTCARE
+    if value is MISSING and (scope.terminated or name in SPECIAL):
+        return DONTCARE
+    return value
+
+
+def _realize(plan, results):
+    if plan[0] == "value":
+        return plan[1]
+    _, struct, specs = plan
+    return unflatten(struct, iter([results[x] if isinstance(x, int) else x for x in specs]))
+
+
+def _initial_spec(value):
+    """(structure, leaves): a leaf is its IR type when it can be carried at run time, else
+    the frozen compile-time value itself."""
+    struct, leaves = flatten(value)
+    return (struct, [type_of(x) or x for x in leaves])
+
+
+def assigned_names(nodes) -> set:
+    """Names bound by assignments anywhere in ``nodes`` (not inside nested definitions)."""
+    out, stack = set(), list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def contains(nodes, kind) -> bool:
+    """Whether a ``kind`` statement in ``nodes`` applies to this loop (``break``/``continue``
+    of nested loops do not; ``return`` anywhere does)."""
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, kind):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if kind is not ast.Return and isinstance(n, (ast.For, ast.While)):
+            stack.extend(n.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return False

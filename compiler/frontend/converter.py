@@ -1,0 +1,201 @@
+"""The converter: one Python function (and the functions it calls, inlined) to a
+``builtin.module`` holding one ``func.func`` of tensor-level IR."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+from .. import types as T
+from ..dialects import func
+from ..dialects.builtin import ModuleOp
+from ..errors import CompileError
+from ..ir.attributes import TypeAttr, UnitAttr
+from ..ir.builder import Builder
+from ..ir.core import Location, Value
+from .control_flow import ControlFlowMixin
+from .expressions import ExpressionMixin
+from .ops import materialize
+from .scope import BROKE, CONTINUED, RETURNED, RETVAL, Frame, Scope
+from .statements import StatementMixin
+from .values import BoundMethod, Constant, RangeValue, SliceValue, TupleValue, Undefined
+
+_ERRORS = (TypeError, ValueError, IndexError)
+
+
+class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin):
+    """Converts Python functions; ``frames`` is the stack of functions being inlined."""
+
+    def __init__(self):
+        self.builder = Builder()
+        self.frames: list[Frame] = []
+
+    # state -----------------------------------------------------------------------------------
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[-1]
+
+    @property
+    def scope(self) -> Scope:
+        return self.frame.scope
+
+    @scope.setter
+    def scope(self, scope: Scope) -> None:
+        self.frame.scope = scope
+
+    def loc(self, node) -> Location:
+        return self.frame.source.loc(node)
+
+    def at(self, node):
+        """Ops built inside this context get the location of ``node``."""
+        return self.builder.at_loc(self.loc(node))
+
+    def fail(self, message: str, hint: str = ""):
+        """Raise a CompileError at the current source location."""
+        raise CompileError(message, self.builder.loc, hint)
+
+    # building --------------------------------------------------------------------------------
+
+    def insert(self, op):
+        return self.builder.insert(op)
+
+    def emit_op(self, op_cls, operands, attributes=None, types=None):
+        """Build and insert an op; type-inference errors become CompileErrors here."""
+        try:
+            return self.builder.create(op_cls, list(operands), attributes, types)
+        except _ERRORS as e:
+            self.fail(str(e))
+
+    def emit(self, op_cls, operands, attributes=None, types=None):
+        """``emit_op`` for a single-result op; returns the result value."""
+        return self.emit_op(op_cls, operands, attributes, types).result
+
+    # functions -------------------------------------------------------------------------------
+
+    def convert(self, fn, args) -> ModuleOp:
+        frame = Frame(fn, Scope())
+        self.frames.append(frame)
+        node = frame.source.node
+        loc = self.loc(node)
+        params = _parameters(fn, loc)
+        if len(args) != len(params):
+            raise TypeError(f"{fn.__name__} has {len(params)} parameters, got {len(args)} "
+                            f"argument types")
+        runtime = [(p, a) for p, a in zip(params, args, strict=True) if isinstance(a, T.Type)]
+        fop = func.FuncOp.create(fn.__name__, T.FunctionType(tuple(a for _, a in runtime), ()),
+                                 [p for p, _ in runtime], loc)
+        block_args = iter(fop.body.args)
+        for p, a in zip(params, args, strict=True):
+            if isinstance(a, T.Type):
+                frame.scope[p] = next(block_args)
+            elif isinstance(a, Constant):
+                frame.scope[p] = a
+            else:
+                raise TypeError(f"argument '{p}': expected an IR type or a Constant, got {a!r}")
+        with self.builder.at_end(fop.body), self.builder.at_loc(loc):
+            value = self.run_body(node)
+            results = self._results(value)
+            self.emit_op(func.ReturnOp, results)
+        fop.attributes["function_type"] = TypeAttr(T.FunctionType(
+            tuple(a for _, a in runtime), tuple(v.type for v in results)))
+        if isinstance(value, TupleValue):
+            fop.attributes["grafo.result_tuple"] = UnitAttr()
+        module = ModuleOp.empty()
+        module.body.append(fop)
+        self.frames.pop()
+        return module
+
+    def run_body(self, node):
+        """Convert a function body in the current frame; returns its return value."""
+        if isinstance(node, ast.Lambda):
+            body = [ast.copy_location(ast.Return(node.body), node.body)]
+        else:
+            last = node.body[-1]
+            implicit = ast.Return(None, lineno=last.end_lineno or last.lineno,
+                                  col_offset=last.col_offset)
+            body = node.body + [implicit]
+        for flag in (RETURNED, BROKE, CONTINUED):
+            self.scope[flag] = Constant(False)
+        self.statements(body)
+        value = self.scope[RETVAL]
+        if isinstance(value, Undefined):
+            value.fail(self.builder.loc)
+        return value
+
+    def _results(self, value) -> list:
+        if isinstance(value, Constant) and isinstance(value.value, tuple):
+            value = TupleValue(tuple(Constant(v) for v in value.value))
+        if isinstance(value, Constant) and value.value is None:
+            return []
+        items = value.items if isinstance(value, TupleValue) else (value,)
+        return [materialize(self, v) for v in items]
+
+    def inline(self, fn, args, kwargs):
+        """Call a user function by converting its body here with the arguments bound."""
+        if any(f.fn is fn for f in self.frames):
+            self.fail(f"recursive call to '{fn.__name__}' is not supported",
+                      "rewrite the recursion as a loop")
+        if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
+            self.fail(f"'{fn.__name__}' is a generator or coroutine function, which is not "
+                      f"supported", "return the values instead")
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as e:
+            self.fail(f"{fn.__name__}(): {e}")
+        bound.apply_defaults()
+        frame = Frame(fn, Scope())
+        for name, value in bound.arguments.items():
+            kind = bound.signature.parameters[name].kind
+            if kind is inspect.Parameter.VAR_KEYWORD:
+                self.fail(f"'{fn.__name__}' takes **{name}, which is not supported")
+            if kind is inspect.Parameter.VAR_POSITIONAL:
+                value = TupleValue(tuple(value))
+            elif not _is_frontend_value(value):
+                value = Constant(value)
+            frame.scope[name] = value
+        self.frames.append(frame)
+        try:
+            return self.run_body(frame.source.node)
+        finally:
+            self.frames.pop()
+
+
+def _parameters(fn, loc) -> list:
+    params = []
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise CompileError(f"'{fn.__name__}' takes *{p.name}" if p.kind is p.VAR_POSITIONAL
+                               else f"'{fn.__name__}' takes **{p.name}", loc,
+                               "compile a function with a fixed list of parameters")
+        params.append(p.name)
+    return params
+
+
+def _is_frontend_value(v) -> bool:
+    return isinstance(v, (Value, Constant, TupleValue, BoundMethod, RangeValue, SliceValue))
+
+
+def convert(fn, args) -> ModuleOp:
+    """Convert the Python function ``fn`` to tensor-level IR for one specialization.
+
+    ``args`` has one entry per parameter of ``fn`` (defaults applied): an IR type
+    (``TensorType`` for an array, a scalar type for a NumPy scalar) for a run-time argument,
+    or a ``Constant`` for a compile-time value (a Python scalar folded into the code).
+
+    Returns a ``builtin.module`` with one ``func.func`` named ``fn.__name__`` whose arguments
+    are the run-time arguments in order; ``grafo.result_tuple`` is set when ``fn`` returns a
+    tuple; a function returning None has no results.
+
+    Supported: arithmetic, comparison (chained), unary, ``and``/``or``/``not`` operators with
+    NumPy broadcasting and NEP 50 promotion; NumPy ufuncs of the ``np`` dialect, reductions
+    (sum, mean, prod, max, min, any, all, argmax, argmin), matmul/dot, transpose, reshape,
+    zeros/ones/full(_like), eye, arange, where, clip, astype, array attributes and methods;
+    basic indexing; ``if``/``elif``/``else``, conditional expressions, ``for ... in
+    range(...)``, ``while``, ``break``/``continue``/``return`` anywhere; calls to other Python
+    functions (inlined, no recursion).
+
+    Raises CompileError (file:line:col, the source line with a caret, a hint) for anything
+    else, and for type and shape errors found while converting.
+    """
+    return Converter().convert(fn, args)

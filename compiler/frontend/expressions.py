@@ -1,0 +1,299 @@
+"""Expressions: names, constants, tuples, operators (arithmetic, comparison, chained
+comparison, ``and``/``or``/``not``, conditional expressions), attributes, subscripts and
+calls (NumPy functions, builtins, array methods, inlined user functions)."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import operator
+import types
+
+import numpy as np
+
+from ..ir.core import Value
+from . import arrays as A
+from .indexing import subscript
+from .ops import OPERATOR_UFUNCS, apply_ufunc, fold, logical_not, truth
+from .registry import ATTRIBUTES, BUILTINS, FOLDABLE, METHODS, NUMPY
+from .scope import MISSING
+from .values import BoundMethod, Constant, SliceValue, TupleValue, Undefined, describe
+
+BINARY = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+    ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.BitAnd: operator.and_,
+    ast.MatMult: operator.matmul,
+}
+COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
+           ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}
+
+UNSUPPORTED_EXPRESSIONS = {
+    "ListComp": ("list comprehension", "use NumPy operations or a for loop"),
+    "SetComp": ("set comprehension", "use NumPy operations or a for loop"),
+    "DictComp": ("dict comprehension", "use NumPy operations or a for loop"),
+    "GeneratorExp": ("generator expression", "use NumPy operations or a for loop"),
+    "Lambda": ("lambda", "define a function at module level and call it"),
+    "Yield": ("'yield'", "return the values instead"),
+    "YieldFrom": ("'yield from'", "return the values instead"),
+    "Await": ("'await'", "compile synchronous code only"),
+    "JoinedStr": ("f-string", "format strings outside the compiled function"),
+    "Dict": ("dict display", "use separate variables or a tuple"),
+    "Set": ("set display", "use a tuple"),
+    "NamedExpr": ("assignment expression (:=)", "assign in a separate statement"),
+    "Starred": ("starred expression", "pass the items one by one"),
+}
+
+
+class ExpressionMixin:
+    """Expression conversion for ``Converter``."""
+
+    def expr(self, node):
+        kind = type(node).__name__
+        method = getattr(self, "_expr_" + kind, None)
+        with self.at(node):
+            if method is None:
+                what, hint = UNSUPPORTED_EXPRESSIONS.get(kind, (f"'{kind}' expression", ""))
+                self.fail(f"unsupported syntax {what}", hint)
+            return method(node)
+
+    # leaves ----------------------------------------------------------------------------------
+
+    def _expr_Constant(self, node: ast.Constant):
+        return Constant(node.value)
+
+    def _expr_Name(self, node: ast.Name):
+        return self.load_name(node.id)
+
+    def load_name(self, name: str):
+        """A local's value, else the closure's, global's or builtin's value as a Constant."""
+        value = self.scope.get(name, MISSING)
+        if isinstance(value, Undefined):
+            value.fail(self.builder.loc)
+        if value is not MISSING:
+            return value
+        found = self.frame.lookup_free(name)
+        if found is MISSING:
+            self.fail(f"name '{name}' is not defined")
+        return Constant(found)
+
+    def _expr_Tuple(self, node):
+        return TupleValue(tuple(self.expr(e) for e in node.elts))
+
+    _expr_List = _expr_Tuple
+
+    def _expr_Slice(self, node: ast.Slice):
+        return SliceValue(*[self.expr(p) if p is not None else Constant(None)
+                            for p in (node.lower, node.upper, node.step)])
+
+    # operators -------------------------------------------------------------------------------
+
+    def _expr_BinOp(self, node: ast.BinOp):
+        return self.binary(node.op, self.expr(node.left), self.expr(node.right))
+
+    def binary(self, op, left, right):
+        """``left <op> right`` for an ``ast`` operator: folded for constants, else an op with
+        NumPy broadcasting and promotion (Python semantics for two Python scalars)."""
+        python_op = BINARY[type(op)]
+        if isinstance(left, Constant) and isinstance(right, Constant):
+            folded = fold(python_op, [left.value, right.value])
+            if folded is not None:
+                return folded
+        if isinstance(left, TupleValue) or isinstance(right, TupleValue):
+            return self._tuple_binary(python_op, left, right)
+        if python_op is operator.matmul:
+            return A.matmul(self, left, right)
+        return apply_ufunc(self, OPERATOR_UFUNCS[python_op], [left, right], python_op)
+
+    def _tuple_binary(self, python_op, left, right):
+        def items(v):
+            if isinstance(v, TupleValue):
+                return v.items
+            if isinstance(v, Constant) and isinstance(v.value, tuple):
+                return tuple(Constant(x) for x in v.value)
+            return None
+        a, b = items(left), items(right)
+        if python_op is operator.add and a is not None and b is not None:
+            return TupleValue(a + b)
+        if python_op is operator.mul and (a is None) != (b is None):
+            n = right if a is not None else left
+            return TupleValue((a or b) * A.int_constant(self, n, "a tuple repeat count"))
+        self.fail(f"operator {python_op.__name__} on a tuple is not supported",
+                  "convert the tuple to an array with np.array(...)")
+
+    def _expr_UnaryOp(self, node: ast.UnaryOp):
+        value = self.expr(node.operand)
+        if isinstance(node.op, ast.Not):
+            return logical_not(self, value)
+        python_op = UNARY[type(node.op)]
+        if isinstance(value, Constant):
+            folded = fold(python_op, [value.value])
+            if folded is not None:
+                return folded
+        return apply_ufunc(self, OPERATOR_UFUNCS[python_op], [value], python_op)
+
+    def _expr_Compare(self, node: ast.Compare):
+        return self._chain(self.expr(node.left), list(zip(node.ops, node.comparators, strict=True)))
+
+    def _chain(self, left, pairs):
+        op, node = pairs[0]
+        right = self.expr(node)
+        with self.at(node):
+            result = self.compare(op, left, right)
+        if len(pairs) == 1:
+            return result
+        return self.short_circuit(result, lambda: self._chain(right, pairs[1:]), "and")
+
+    def compare(self, op, left, right):
+        """One comparison; ``is``/``in`` only where they are decided at compile time."""
+        both_const = isinstance(left, Constant) and isinstance(right, Constant)
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            negate = isinstance(op, ast.IsNot)
+            if both_const:
+                return Constant((left.value is right.value) != negate)
+            if any(isinstance(v, Constant) and v.value is None for v in (left, right)):
+                return Constant(negate)  # a run-time value is never None
+            self.fail("'is' is only supported with None or compile-time values",
+                      "compare values with ==")
+        if isinstance(op, (ast.In, ast.NotIn)):
+            item, container = _compile_time(left), _compile_time(right)
+            known = item is not _RUNTIME and container is not _RUNTIME
+            folded = fold(operator.contains, [container, item]) if known else None
+            if folded is None:
+                self.fail("'in' is only supported on values known at compile time")
+            return Constant(folded.value != isinstance(op, ast.NotIn))
+        python_op = COMPARE[type(op)]
+        if both_const:
+            folded = fold(python_op, [left.value, right.value])
+            if folded is not None:
+                return folded
+        return apply_ufunc(self, OPERATOR_UFUNCS[python_op], [left, right], python_op)
+
+    def _expr_BoolOp(self, node: ast.BoolOp):
+        kind = "and" if isinstance(node.op, ast.And) else "or"
+        return self._bool_chain(kind, node.values)
+
+    def _bool_chain(self, kind, nodes):
+        value = self.expr(nodes[0])
+        if len(nodes) == 1:
+            return value
+        return self.short_circuit(value, lambda: self._bool_chain(kind, nodes[1:]), kind)
+
+    def _expr_IfExp(self, node: ast.IfExp):
+        test = self.expr(node.test)
+        with self.at(node.test):
+            cond = truth(self, test)
+        return self.select(cond, lambda: self.expr(node.body), lambda: self.expr(node.orelse))
+
+    # attributes, subscripts, calls -----------------------------------------------------------
+
+    def _expr_Attribute(self, node: ast.Attribute):
+        return self.attribute(self.expr(node.value), node.attr)
+
+    def attribute(self, obj, name: str):
+        """``obj.name``: module/class/dtype attributes, array attributes and methods."""
+        if isinstance(obj, Constant) and isinstance(obj.value, (types.ModuleType, type,
+                                                                np.dtype)):
+            try:
+                return Constant(getattr(obj.value, name))
+            except AttributeError as e:
+                self.fail(str(e))
+        if isinstance(obj, Value) or (isinstance(obj, Constant) and isinstance(
+                obj.value, (np.ndarray, np.generic))):
+            if name in ATTRIBUTES:
+                return ATTRIBUTES[name](self, obj)
+            if name in METHODS:
+                return BoundMethod(obj, name)
+            self.fail(f"array attribute '{name}' is not supported")
+        self.fail(f"attribute '{name}' of {describe(obj)} is not supported")
+
+    def _expr_Subscript(self, node: ast.Subscript):
+        value = self.expr(node.value)
+        index = self.expr(node.slice)
+        return subscript(self, value, index)
+
+    def _expr_Call(self, node: ast.Call):
+        callee = self.expr(node.func)
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                v = self.expr(a.value)
+                if _length(v) is None:
+                    with self.at(a):
+                        self.fail("unsupported syntax starred argument of "
+                                  f"{describe(v)}", "pass the items one by one")
+                args.extend(self.unpack(v, _length(v), a))
+            else:
+                args.append(self.expr(a))
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg is None:
+                with self.at(k):
+                    self.fail("unsupported syntax '**' argument", "pass keywords one by one")
+            kwargs[k.arg] = self.expr(k.value)
+        with self.at(node):
+            return self.call(callee, args, kwargs, node)
+
+    def call(self, callee, args, kwargs, node):
+        """Call a NumPy function, builtin, array method or user function (inlined)."""
+        if isinstance(callee, BoundMethod):
+            return METHODS[callee.name](self, [callee.obj, *args], kwargs)
+        fn = callee.value if isinstance(callee, Constant) else None
+        rule = _lookup(fn)
+        if rule is not None:
+            values = [_compile_time(a) for a in [*args, *kwargs.values()]]
+            if _lookup_set(fn, FOLDABLE) and not any(v is _RUNTIME for v in values):
+                folded = fold(fn, values[:len(args)], dict(zip(kwargs, values[len(args):],
+                                                               strict=True)))
+                if folded is not None:
+                    return folded
+            return rule(self, args, kwargs)
+        if inspect.isfunction(fn) and not _is_numpy(fn):
+            return self.inline(fn, args, kwargs)
+        text = ast.unparse(node.func)
+        if fn is None:
+            self.fail(f"{text} ({describe(callee)}) is not callable")
+        self.fail(f"{text} is not supported", "use the supported NumPy functions (see the "
+                  "compiler.frontend docstring) or call it outside the compiled function")
+
+
+def _lookup(fn):
+    try:
+        return NUMPY.get(fn) or BUILTINS.get(fn)
+    except TypeError:  # unhashable
+        return None
+
+
+def _lookup_set(fn, table) -> bool:
+    try:
+        return fn in table
+    except TypeError:
+        return False
+
+
+def _is_numpy(fn) -> bool:
+    return (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy"
+
+
+def _length(v):
+    if isinstance(v, TupleValue):
+        return len(v.items)
+    if isinstance(v, Constant) and isinstance(v.value, (tuple, list)):
+        return len(v.value)
+    return None
+
+
+def _compile_time(v):
+    """The Python value of a compile-time operand (nested tuples of constants included),
+    else ``_RUNTIME``."""
+    if isinstance(v, Constant):
+        return v.value
+    if isinstance(v, TupleValue):
+        items = tuple(_compile_time(x) for x in v.items)
+        return _RUNTIME if any(x is _RUNTIME for x in items) else items
+    return _RUNTIME
+
+
+_RUNTIME = object()

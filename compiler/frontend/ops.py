@@ -1,0 +1,220 @@
+"""Operator and promotion helpers: materializing constants, explicit casts, NumPy ufuncs with
+NumPy 2 (NEP 50) dtype resolution, Python's own semantics for Python scalars, truth values,
+and shape queries.
+
+Every helper takes the converter ``cx`` (for ``emit`` / ``fail``) and frontend values
+(``Constant`` or IR values); casts always appear as explicit ``np.astype`` ops.
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+
+import numpy as np
+
+from .. import types as T
+from ..dialects import np as npd
+from ..ir.core import Value
+from .values import Constant, TupleValue, const_type, describe, type_of
+
+UFUNC_OPS: dict = {getattr(np, cls.numpy): cls for cls in npd.NUMPY_OPS.values()
+                   if issubclass(cls, npd.ElementwiseOp) and isinstance(
+                       getattr(np, cls.numpy, None), np.ufunc)}
+
+# Python operators (the ``operator`` module functions) and the ufuncs they apply to arrays.
+OPERATOR_UFUNCS: dict = {
+    operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
+    operator.truediv: np.divide, operator.floordiv: np.floor_divide, operator.mod: np.remainder,
+    operator.pow: np.power, operator.lshift: np.left_shift, operator.rshift: np.right_shift,
+    operator.or_: np.bitwise_or, operator.xor: np.bitwise_xor, operator.and_: np.bitwise_and,
+    operator.eq: np.equal, operator.ne: np.not_equal, operator.lt: np.less,
+    operator.le: np.less_equal, operator.gt: np.greater, operator.ge: np.greater_equal,
+    operator.neg: np.negative, operator.pos: np.positive, operator.invert: np.invert,
+}
+
+# NumPy keeps integer dtypes for these (they are the identity on integers).
+_INT_IDENTITY = {np.floor, np.ceil, np.trunc}
+_WEAK_TOKEN = {"int": int, "float": float, "bool": np.dtype(np.bool_)}
+_SAMPLE = {"int": 1, "float": 1.5, "bool": True}
+_FOLD_LIMIT = 256  # largest folded array kept as a constant (elements)
+
+
+# constants and casts ------------------------------------------------------------------------
+
+def value_type(cx, v) -> T.Type:
+    """The IR type of ``v``; CompileError for values that have none (None, str, ...)."""
+    t = type_of(v)
+    if t is None:
+        cx.fail(f"{describe(v)} cannot be used as an array or number here")
+    return t
+
+
+def constant(cx, value, t: T.Type) -> Value:
+    """An ``np.constant`` of type ``t`` holding ``value`` converted as NumPy converts it."""
+    el = T.element_type(t)
+    if T.is_weak(el):
+        value = {"int": int, "float": float, "bool": bool}[el.kind](value)
+        if el.kind == "int" and not -2 ** 63 <= value < 2 ** 63:
+            cx.fail(f"Python int {value} does not fit in 64 bits")
+    else:
+        dt = T.to_dtype(el)
+        if type(value) is int and dt.kind in "iu" and not (
+                np.iinfo(dt).min <= value <= np.iinfo(dt).max):
+            cx.fail(f"Python integer {value} out of bounds for {dt}")
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = np.asarray(value).astype(dt)
+    return cx.insert(npd.ConstantOp.of(value, t)).result
+
+
+def materialize(cx, v) -> Value:
+    """The IR value of a frontend value (constants become ``np.constant`` of their type)."""
+    if isinstance(v, Value):
+        return v
+    return constant(cx, v.value, value_type(cx, v))
+
+
+def cast(cx, v, el: T.Type) -> Value:
+    """``v`` with element type ``el`` (an ``np.astype`` when it differs)."""
+    if isinstance(v, Constant):
+        return constant(cx, v.value, T.with_element(value_type(cx, v), el))
+    v = materialize(cx, v)
+    if T.element_type(v.type) == el:
+        return v
+    return cx.emit(npd.AsTypeOp, [v], types=[T.with_element(v.type, el)])
+
+
+def coerce(cx, v, t: T.Type) -> Value:
+    """``v`` as exactly type ``t``: element cast, then static dims relaxed to dynamic ones
+    (an ``np.astype`` whose result type only differs in dims, like ``tensor.cast``)."""
+    v = cast(cx, v, T.element_type(t))
+    if v.type != t:
+        v = cx.emit(npd.AsTypeOp, [v], types=[t])
+    return v
+
+
+def fold(fn, args, kwargs=None):
+    """``Constant(fn(*args))`` evaluated now, or None when it raises or the result is not a
+    small plain value (big arrays stay ops)."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            r = fn(*args, **(kwargs or {}))
+        except Exception:  # noqa: BLE001 - the run-time op reports it, where it belongs
+            return None
+    return Constant(r) if _plain(r) else None
+
+
+def _plain(r) -> bool:
+    if r is None or isinstance(r, (bool, int, float, str, np.dtype, type)):
+        return True
+    if isinstance(r, tuple):
+        return all(_plain(x) for x in r)
+    if isinstance(r, (np.generic, np.ndarray)):
+        return const_type(r) is not None and np.size(r) <= _FOLD_LIMIT
+    return False
+
+
+# ufuncs -------------------------------------------------------------------------------------
+
+def apply_ufunc(cx, ufunc, args, python_op=None):
+    """``ufunc(*args)`` with NumPy's dtype resolution: operands are cast to the loop dtypes.
+
+    ``python_op`` is the Python operator when the call comes from operator syntax; then
+    operands that are all Python scalars follow Python's semantics (``1 / 2`` is a float,
+    ``True + True`` an int) and stay weak."""
+    op_cls = UFUNC_OPS[ufunc]
+    types = [value_type(cx, a) for a in args]
+    if python_op is not None and all(T.is_weak(t) for t in types):
+        return _python_scalar_op(cx, op_cls, python_op, args, types)
+    all_weak = all(T.is_weak(t) for t in types)
+    dts = tuple(T.to_dtype(t) if all_weak or not T.is_weak(t)
+                else _WEAK_TOKEN[T.element_type(t).kind] for t in types)
+    try:
+        loop = ufunc.resolve_dtypes(dts + (None,) * ufunc.nout)
+    except TypeError as e:
+        cx.fail(str(e), "cast the operands with .astype(...) to a supported dtype")
+    if len(set(loop[:ufunc.nin])) > 1:  # NumPy's mixed uint64/int64 comparison loops
+        common = np.result_type(*loop[:ufunc.nin])
+        loop = (common,) * ufunc.nin + tuple(loop[ufunc.nin:])
+    try:
+        ins = [T.from_dtype(d) for d in loop[:ufunc.nin]]
+        out = T.from_dtype(loop[ufunc.nin])
+    except TypeError:
+        cx.fail(f"np.{ufunc.__name__} of {', '.join(map(str, types))} computes in "
+                f"{loop[ufunc.nin]}, which is not supported",
+                "cast the operands with .astype(np.float32) first")
+    if ufunc in _INT_IDENTITY and not T.is_float(out):
+        return cast(cx, args[0], out)
+    return cx.emit(op_cls, [cast(cx, a, t) for a, t in zip(args, ins, strict=True)])
+
+
+def _python_scalar_op(cx, op_cls, python_op, args, types):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sample = python_op(*[_SAMPLE[T.element_type(t).kind] for t in types])
+    compute = T.promote(*types) if op_cls.result_bool else const_type(sample)
+    return cx.emit(op_cls, [cast(cx, a, compute) for a in args])
+
+
+# truth values -------------------------------------------------------------------------------
+
+_AMBIGUOUS = ("The truth value of an array with more than one element is ambiguous. "
+              "Use a.any() or a.all()")
+
+
+def truth(cx, v):
+    """Python's ``bool(v)``: a ``Constant`` when known at compile time, else a bool value.
+
+    Arrays must have exactly one element (static shape), as NumPy requires."""
+    if isinstance(v, Constant):
+        try:
+            return Constant(bool(v.value))
+        except (TypeError, ValueError) as e:
+            cx.fail(str(e), "use a.any() or a.all()")
+    if isinstance(v, TupleValue):
+        return Constant(bool(v.items))
+    if not isinstance(v, Value):
+        cx.fail(f"{describe(v)} cannot be used as a condition")
+    if isinstance(v.type, T.TensorType):
+        shape = v.type.shape
+        if None in shape:
+            cx.fail("the truth value of an array whose size is only known at run time "
+                    "is ambiguous", "use a.any() or a.all()")
+        size = int(np.prod(shape))
+        if size != 1:
+            cx.fail(_AMBIGUOUS if size > 1 else "The truth value of an empty array is "
+                    "ambiguous. Use a.size > 0", "reduce the array to one value first")
+        zeros = [constant(cx, 0, T.py_int) for _ in shape]
+        v = cx.emit(npd.SubscriptOp, [v, *zeros], {"spec": ("i",) * len(shape), "bounds": ()})
+    if T.is_bool(v.type):
+        return v
+    return apply_ufunc(cx, np.not_equal, [v, Constant(0)], operator.ne)
+
+
+def logical_not(cx, v):
+    """Python's ``not v`` (a Python bool)."""
+    t = truth(cx, v)
+    if isinstance(t, Constant):
+        return Constant(not t.value)
+    return cx.emit(UFUNC_OPS[np.logical_not], [cast(cx, t, T.py_bool)])
+
+
+# shapes -------------------------------------------------------------------------------------
+
+def dim(cx, x: Value, k: int):
+    """Size of dimension ``k``: a Python int when static, else an ``np.dim`` value."""
+    d = x.type.shape[k]
+    return Constant(d) if d is not None else cx.emit(npd.DimOp, [x], {"index": k})
+
+
+def product(cx, factors):
+    """The product of Python-int frontend values (folded when all are constants)."""
+    out = Constant(1)
+    for f in factors:
+        if isinstance(out, Constant) and isinstance(f, Constant):
+            out = Constant(out.value * f.value)
+        else:
+            out = apply_ufunc(cx, np.multiply, [out, f], operator.mul)
+    return out

@@ -1,0 +1,340 @@
+"""What a call or attribute means: NumPy functions and Python builtins keyed by the function
+object (``np.add`` is ``np.add`` whatever name it is imported under), array methods and
+attributes keyed by name. Each rule is ``rule(cx, args, kwargs) -> frontend value``."""
+
+from __future__ import annotations
+
+import builtins
+import operator
+
+import numpy as np
+
+from .. import types as T
+from . import arrays as A
+from .ops import (
+    OPERATOR_UFUNCS,
+    UFUNC_OPS,
+    apply_ufunc,
+    cast,
+    dim,
+    materialize,
+    product,
+    truth,
+    value_type,
+)
+from .values import Constant, RangeValue, TupleValue
+
+_UNSET = object()
+
+
+def signature(display: str, impl, params: list, varargs: str | None = None):
+    """A rule that binds ``args``/``kwargs`` to ``params`` (names; ``name=default`` strings
+    for optional ones) and calls ``impl(cx, *values)``. Keyword arguments grafo does not
+    implement are a CompileError naming them."""
+    names = [p.split("=")[0] for p in params]
+    required = [p for p in params if "=" not in p]
+
+    def rule(cx, args, kwargs):
+        if varargs is not None and len(args) > len(names):
+            args = list(args[:len(names) - 1]) + [TupleValue(tuple(args[len(names) - 1:]))]
+        if len(args) > len(names):
+            cx.fail(f"{display} takes at most {len(names)} positional arguments here")
+        values = list(args) + [_UNSET] * (len(names) - len(args))
+        for k, v in kwargs.items():
+            if k not in names:
+                cx.fail(f"argument '{k}' of {display} is not supported")
+            i = names.index(k)
+            if values[i] is not _UNSET:
+                cx.fail(f"{display} got multiple values for argument '{k}'")
+            values[i] = v
+        for i, v in enumerate(values):
+            if v is _UNSET:
+                if names[i] in required:
+                    cx.fail(f"{display} is missing the argument '{names[i]}'")
+                values[i] = None
+        return impl(cx, *values)
+
+    return rule
+
+
+def _ufunc_rule(ufunc):
+    def rule(cx, args, kwargs):
+        if kwargs:
+            cx.fail(f"argument '{next(iter(kwargs))}' of np.{ufunc.__name__} is not supported",
+                    "call the ufunc with positional operands only")
+        if len(args) != ufunc.nin:
+            cx.fail(f"np.{ufunc.__name__} takes {ufunc.nin} operands, got {len(args)}")
+        return apply_ufunc(cx, ufunc, list(args))
+    return rule
+
+
+def _reduction(kind):
+    def impl(cx, x, axis, dtype, out, keepdims):
+        _no_out(cx, out)
+        return A.reduce(cx, kind, x, axis, keepdims, dtype)
+    return impl
+
+
+def _plain_reduction(kind):
+    def impl(cx, x, axis, out, keepdims):
+        _no_out(cx, out)
+        return A.reduce(cx, kind, x, axis, keepdims)
+    return impl
+
+
+def _no_out(cx, out):
+    if not A.is_none(out):
+        cx.fail("the 'out' argument is not supported", "use the returned array instead")
+
+
+def _mean(cx, x, axis, dtype, out, keepdims):
+    _no_out(cx, out)
+    return A.mean(cx, x, axis, keepdims, dtype)
+
+
+def _arg(kind):
+    def impl(cx, x, axis, out, keepdims):
+        _no_out(cx, out)
+        return A.argreduce(cx, kind, x, axis, keepdims)
+    return impl
+
+
+def _zeros(value):
+    return lambda cx, shape, dtype: A.full(
+        cx, shape, Constant(value), Constant(np.float64) if A.is_none(dtype) else dtype)
+
+
+def _like(value):
+    return lambda cx, a, dtype: A.full_like(cx, a, Constant(value), dtype)
+
+
+def _scalar_type(dtype):
+    return lambda cx, x: A.astype(cx, x, Constant(dtype))
+
+
+def _asarray(cx, x, dtype):
+    if isinstance(x, TupleValue):
+        cx.fail("building an array from a list of run-time values is not supported",
+                "use np.zeros/np.full and arithmetic, or pass the array in")
+    return x if A.is_none(dtype) else A.astype(cx, x, dtype)
+
+
+def _shape(cx, x):
+    x = materialize(cx, x)
+    return TupleValue(tuple(dim(cx, x, k) for k in range(len(T.shape_of(x.type)))))
+
+
+def _ndim(cx, x):
+    return Constant(len(T.shape_of(value_type(cx, x))))
+
+
+def _size(cx, x):
+    return product(cx, _shape(cx, x).items)
+
+
+def _ravel(cx, x):
+    return A.reshape(cx, x, Constant(-1))
+
+
+_R = ["a", "axis=", "dtype=", "out=", "keepdims="]
+_L = ["a", "axis=", "out=", "keepdims="]
+
+NUMPY: dict = {ufunc: _ufunc_rule(ufunc) for ufunc in UFUNC_OPS}
+NUMPY.update({
+    np.sum: signature("np.sum", _reduction("sum"), _R),
+    np.prod: signature("np.prod", _reduction("prod"), _R),
+    np.max: signature("np.max", _plain_reduction("max"), _L),
+    np.min: signature("np.min", _plain_reduction("min"), _L),
+    np.amax: signature("np.amax", _plain_reduction("max"), _L),
+    np.amin: signature("np.amin", _plain_reduction("min"), _L),
+    np.any: signature("np.any", _plain_reduction("any"), _L),
+    np.all: signature("np.all", _plain_reduction("all"), _L),
+    np.mean: signature("np.mean", _mean, _R),
+    np.argmax: signature("np.argmax", _arg("argmax"), _L),
+    np.argmin: signature("np.argmin", _arg("argmin"), _L),
+    np.matmul: signature("np.matmul", A.matmul, ["a", "b"]),
+    np.dot: signature("np.dot", A.dot, ["a", "b"]),
+    np.transpose: signature("np.transpose", A.transpose, ["a", "axes="]),
+    np.reshape: signature("np.reshape", A.reshape, ["a", "shape"]),
+    np.ravel: signature("np.ravel", _ravel, ["a"]),
+    np.zeros: signature("np.zeros", _zeros(0), ["shape", "dtype="]),
+    np.ones: signature("np.ones", _zeros(1), ["shape", "dtype="]),
+    np.full: signature("np.full", A.full, ["shape", "fill_value", "dtype="]),
+    np.zeros_like: signature("np.zeros_like", _like(0), ["a", "dtype="]),
+    np.ones_like: signature("np.ones_like", _like(1), ["a", "dtype="]),
+    np.full_like: signature("np.full_like", A.full_like, ["a", "fill_value", "dtype="]),
+    np.eye: signature("np.eye", A.eye, ["N", "M=", "k=", "dtype="]),
+    np.arange: signature("np.arange", A.arange, ["start", "stop=", "step=", "dtype="]),
+    np.where: signature("np.where", A.where, ["condition", "x=", "y="]),
+    np.clip: signature("np.clip", A.clip, ["a", "a_min=", "a_max="]),
+    np.astype: signature("np.astype", A.astype, ["x", "dtype"]),
+    np.asarray: signature("np.asarray", _asarray, ["a", "dtype="]),
+    np.array: signature("np.array", _asarray, ["object", "dtype="]),
+    np.shape: signature("np.shape", _shape, ["a"]),
+    np.ndim: signature("np.ndim", _ndim, ["a"]),
+    np.size: signature("np.size", _size, ["a"]),
+})
+for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+           np.uint64, np.float32, np.float64):
+    NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
+
+
+# array methods and attributes ---------------------------------------------------------------
+
+def _method_reshape(cx, x, shape):
+    return A.reshape(cx, x, shape)
+
+
+def _method_transpose(cx, x, axes):
+    if isinstance(axes, TupleValue) and len(axes.items) == 1:
+        axes = axes.items[0]
+    return A.transpose(cx, x, None if isinstance(axes, TupleValue) and not axes.items
+                       else axes)
+
+
+def _copy(cx, x):
+    return materialize(cx, x)
+
+
+METHODS: dict = {
+    "sum": signature("ndarray.sum", _reduction("sum"), _R),
+    "prod": signature("ndarray.prod", _reduction("prod"), _R),
+    "max": signature("ndarray.max", _plain_reduction("max"), _L),
+    "min": signature("ndarray.min", _plain_reduction("min"), _L),
+    "any": signature("ndarray.any", _plain_reduction("any"), _L),
+    "all": signature("ndarray.all", _plain_reduction("all"), _L),
+    "mean": signature("ndarray.mean", _mean, _R),
+    "argmax": signature("ndarray.argmax", _arg("argmax"), _L),
+    "argmin": signature("ndarray.argmin", _arg("argmin"), _L),
+    "reshape": signature("ndarray.reshape", _method_reshape, ["a", "shape"], varargs="shape"),
+    "transpose": signature("ndarray.transpose", _method_transpose, ["a", "axes"],
+                           varargs="axes"),
+    "astype": signature("ndarray.astype", A.astype, ["a", "dtype"]),
+    "dot": signature("ndarray.dot", A.dot, ["a", "b"]),
+    "clip": signature("ndarray.clip", A.clip, ["a", "min=", "max="]),
+    "copy": signature("ndarray.copy", _copy, ["a"]),
+    "ravel": signature("ndarray.ravel", _ravel, ["a"]),
+    "flatten": signature("ndarray.flatten", _ravel, ["a"]),
+}
+
+ATTRIBUTES: dict = {
+    "shape": _shape,
+    "ndim": _ndim,
+    "size": _size,
+    "dtype": lambda cx, x: Constant(T.to_dtype(value_type(cx, x))),
+    "T": lambda cx, x: A.transpose(cx, x),
+}
+
+
+# Python builtins ----------------------------------------------------------------------------
+
+def _abs(cx, x):
+    t = value_type(cx, x)
+    return apply_ufunc(cx, np.absolute, [x], abs if T.is_weak(t) else None)
+
+
+def _scalar_only(cx, x, what: str):
+    t = value_type(cx, x)
+    if isinstance(t, T.TensorType):
+        cx.fail(f"{what}() of an array is not supported",
+                "index or reduce the array to one element first")
+    return materialize(cx, x)
+
+
+def _float(cx, x):
+    return cast(cx, _scalar_only(cx, x, "float"), T.py_float)
+
+
+def _int(cx, x):
+    return cast(cx, _scalar_only(cx, x, "int"), T.py_int)
+
+
+def _bool(cx, x):
+    t = truth(cx, x)
+    return t if isinstance(t, Constant) else cast(cx, t, T.py_bool)
+
+
+def _extreme(name: str, pick):
+    """Python's min/max of scalars: the first of the extreme values, types promoted."""
+    def rule(cx, args, kwargs):
+        if kwargs:
+            cx.fail(f"argument '{next(iter(kwargs))}' of {name}() is not supported")
+        items = list(args[0].items) if len(args) == 1 and isinstance(args[0], TupleValue) \
+            else list(args)
+        if not items:
+            cx.fail(f"{name}() expected at least 1 argument")
+        for v in items:
+            _scalar_only(cx, v, name)
+        out = items[0]
+        for v in items[1:]:
+            el = T.promote(value_type(cx, out), value_type(cx, v))
+            better = apply_ufunc(cx, pick, [v, out], {np.less: operator.lt,
+                                                     np.greater: operator.gt}[pick])
+            out = A.select(cx, better, cast(cx, v, el), cast(cx, out, el))
+        return out
+    return rule
+
+
+def _len(cx, x):
+    if isinstance(x, TupleValue):
+        return Constant(len(x.items))
+    t = value_type(cx, x)
+    if not isinstance(t, T.TensorType):
+        cx.fail("len() of unsized object")
+    return dim(cx, materialize(cx, x), 0)
+
+
+def _range(cx, args, kwargs):
+    if kwargs or not 1 <= len(args) <= 3:
+        cx.fail("range expected 1 to 3 integer arguments")
+    for a in args:
+        t = value_type(cx, a)
+        if not (T.is_integer(t) or T.is_bool(t)) or isinstance(t, T.TensorType):
+            cx.fail(f"range() argument of type {t} is not an integer")
+    start, stop, step = (Constant(0), args[0], Constant(1)) if len(args) == 1 else (
+        args[0], args[1], args[2] if len(args) == 3 else Constant(1))
+    return RangeValue(start, stop, step)
+
+
+def _divmod(cx, a, b):
+    weak = T.is_weak(value_type(cx, a)) and T.is_weak(value_type(cx, b))
+    return TupleValue((
+        apply_ufunc(cx, np.floor_divide, [a, b], operator.floordiv if weak else None),
+        apply_ufunc(cx, np.remainder, [a, b], operator.mod if weak else None)))
+
+
+def _getattr(cx, obj, name):
+    if not (isinstance(name, Constant) and isinstance(name.value, str)):
+        cx.fail("getattr() needs an attribute name known at compile time")
+    return cx.attribute(obj, name.value)
+
+
+BUILTINS: dict = {
+    builtins.getattr: signature("getattr", _getattr, ["object", "name"]),
+    builtins.abs: signature("abs", _abs, ["x"]),
+    builtins.float: signature("float", _float, ["x"]),
+    builtins.int: signature("int", _int, ["x"]),
+    builtins.bool: signature("bool", _bool, ["x"]),
+    builtins.len: signature("len", _len, ["obj"]),
+    builtins.min: _extreme("min", np.less),
+    builtins.max: _extreme("max", np.greater),
+    builtins.range: _range,
+    builtins.divmod: signature("divmod", _divmod, ["a", "b"]),
+}
+
+
+
+def _operator_rule(python_op):
+    def rule(cx, args, kwargs):
+        if kwargs or len(args) != OPERATOR_UFUNCS[python_op].nin:
+            cx.fail(f"operator.{python_op.__name__} takes "
+                    f"{OPERATOR_UFUNCS[python_op].nin} positional operands")
+        return apply_ufunc(cx, OPERATOR_UFUNCS[python_op], list(args), python_op)
+    return rule
+
+
+BUILTINS.update({op: _operator_rule(op) for op in OPERATOR_UFUNCS})
+BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
+
+FOLDABLE = set(NUMPY) | (set(BUILTINS) - {builtins.range, builtins.getattr})
+

@@ -1,0 +1,90 @@
+"""Symbol tables: the SSA value bound to each local name on the current path, and the
+resolution of free names through the function's closure, globals and builtins.
+
+Control flow that leaves a block (``return``, ``break``, ``continue``) is tracked with flag
+variables in the same table, under names no Python identifier can take, so that branches and
+loops merge and carry them like any other variable.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from .source import FunctionSource, source_of
+from .values import Constant
+
+RETURNED = "%returned"    # a return statement ran
+RETVAL = "%retval"        # the value it returned
+BROKE = "%broke"          # a break statement ran in the innermost loop
+CONTINUED = "%continued"  # a continue statement ran in the current iteration
+FLAGS = (RETURNED, BROKE, CONTINUED)
+SPECIAL = FLAGS + (RETVAL,)
+MISSING = object()
+
+
+class Scope:
+    """Local names -> frontend values on one control-flow path.
+
+    ``terminated`` is True when control has certainly left this path (after ``return``,
+    ``break`` or ``continue``); later statements on it are unreachable. ``returned`` is True
+    when it left through ``return``: then the local variables of this path are dead."""
+
+    def __init__(self, names: dict | None = None, terminated: bool = False,
+                 returned: bool = False):
+        self.names = dict(names or {})
+        self.terminated = terminated
+        self.returned = returned
+
+    def copy(self) -> "Scope":
+        return Scope(self.names, self.terminated, self.returned)
+
+    def get(self, name: str, default=None):
+        return self.names.get(name, default)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.names
+
+    def __getitem__(self, name: str):
+        return self.names[name]
+
+    def __setitem__(self, name: str, value) -> None:
+        self.names[name] = value
+
+    def pending_flags(self) -> list:
+        """Flags that may be set on this path (not the constant False)."""
+        return [f for f in FLAGS if not _is_false(self.names.get(f))]
+
+
+def _is_false(v) -> bool:
+    return v is None or (isinstance(v, Constant) and v.value is False)
+
+
+def display_name(name: str) -> str:
+    """How a (possibly special) variable is named in error messages."""
+    return {RETVAL: "the return value", RETURNED: "the return flag", BROKE: "the break flag",
+            CONTINUED: "the continue flag"}.get(name, f"variable '{name}'")
+
+
+class Frame:
+    """One function being converted (the compiled one or an inlined callee)."""
+
+    def __init__(self, fn, scope: Scope):
+        self.fn = fn
+        self.source: FunctionSource = source_of(fn)
+        self.scope = scope
+        code = fn.__code__
+        self._closure = dict(zip(code.co_freevars, fn.__closure__ or (), strict=True))
+
+    def lookup_free(self, name: str):
+        """A free name's value from the closure, globals or builtins, or ``MISSING``."""
+        cell = self._closure.get(name)
+        if cell is not None:
+            try:
+                return cell.cell_contents
+            except ValueError:
+                return MISSING
+        g = self.fn.__globals__
+        if name in g:
+            return g[name]
+        return getattr(builtins, name, MISSING)
+

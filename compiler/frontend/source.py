@@ -1,0 +1,81 @@
+"""A Python function's source: its AST (``inspect.getsource`` + ``ast``) and the mapping of
+AST positions to ``Location`` s in the user's file (line offset, removed indentation,
+decorators included)."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+from ..errors import CompileError
+from ..ir.core import Location
+
+_CACHE: dict = {}
+
+
+class FunctionSource:
+    """The parsed definition of ``fn``: ``node`` is its ``ast.FunctionDef`` (or ``ast.Lambda``).
+
+    Raises CompileError when the source cannot be read or parsed (functions typed at an
+    interactive prompt, ``exec``'d code, async functions, several lambdas on one line)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.file = fn.__code__.co_filename
+        name = fn.__name__
+        try:
+            lines, start = inspect.getsourcelines(fn)
+        except (OSError, TypeError) as e:
+            raise CompileError(f"cannot read the source code of '{name}' ({e})",
+                               Location(self.file, fn.__code__.co_firstlineno, 1),
+                               "define the function in a .py file") from None
+        self.first_line = max(start, 1)
+        first = lines[0]
+        self.indent = len(first) - len(first.lstrip())
+        text = "".join(_dedent(line, self.indent) for line in lines)
+        try:
+            tree = ast.parse(text)
+        except SyntaxError as e:
+            raise CompileError(f"cannot parse the source code of '{name}' ({e.msg})",
+                               Location(self.file, self.first_line, 1),
+                               "define the function with a 'def' statement") from None
+        self.node = _find_definition(tree, fn, Location(self.file, self.first_line, 1))
+
+    def loc(self, node) -> Location:
+        """The location of an AST node in the user's file (1-based line and column)."""
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0)
+        return Location(self.file, self.first_line + line - 1, col + 1 + self.indent)
+
+
+def source_of(fn) -> FunctionSource:
+    """The (cached) ``FunctionSource`` of ``fn``."""
+    key = fn.__code__
+    src = _CACHE.get(key)
+    if src is None:
+        src = _CACHE[key] = FunctionSource(fn)
+    return src
+
+
+def _dedent(line: str, n: int) -> str:
+    head = line[:n]
+    if head.strip():  # less indented than the def: a line of a multi-line string
+        return line
+    return line[n:] if len(line) > n else line.lstrip(" \t")
+
+
+def _find_definition(tree: ast.Module, fn, loc: Location):
+    if fn.__name__ == "<lambda>":
+        lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
+        if len(lambdas) != 1:
+            raise CompileError("cannot tell which lambda on this line to compile", loc,
+                               "define the function with a 'def' statement")
+        return lambdas[0]
+    for node in tree.body:
+        if isinstance(node, ast.AsyncFunctionDef):
+            raise CompileError(f"unsupported syntax: async function '{fn.__name__}'", loc,
+                               "use a plain 'def' function")
+        if isinstance(node, ast.FunctionDef) and node.name == fn.__name__:
+            return node
+    raise CompileError(f"cannot find the definition of '{fn.__name__}' in its source", loc,
+                       "define the function with a 'def' statement")

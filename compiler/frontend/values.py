@@ -1,0 +1,129 @@
+"""Frontend values: what a Python expression evaluates to while it is being compiled.
+
+- ``Constant``: a compile-time Python/NumPy value (a specialization constant, a global, a
+  folded expression, a module or function object).
+- an IR ``Value``: a run-time array or scalar produced by an op or a block argument.
+- ``TupleValue``: a Python tuple (or list display) of frontend values, static length.
+- ``SliceValue``: ``start:stop:step`` inside a subscript.
+- ``BoundMethod``: ``x.sum`` before it is called.
+- ``RangeValue``: ``range(...)``, only iterable by ``for``.
+- ``Undefined``: a name that is not bound on every path; reading it is a CompileError.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import types as T
+from ..errors import CompileError
+from ..ir.core import Location, Value
+
+
+@dataclass(frozen=True, eq=False)
+class Constant:
+    """A compile-time value: a Python scalar passed as a specialization constant (folded into
+    the code), a global, or any value the frontend computes while compiling."""
+
+    value: object
+
+    def __repr__(self) -> str:
+        return f"Constant({self.value!r})"
+
+
+@dataclass(frozen=True, eq=False)
+class TupleValue:
+    items: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class SliceValue:
+    start: object
+    stop: object
+    step: object
+
+
+@dataclass(frozen=True, eq=False)
+class BoundMethod:
+    obj: object
+    name: str
+
+
+@dataclass(frozen=True, eq=False)
+class RangeValue:
+    start: object
+    stop: object
+    step: object
+
+
+@dataclass(frozen=True, eq=False)
+class Undefined:
+    """A name bound on some paths only; ``why`` completes "variable 'x' is ..."."""
+
+    name: str
+    why: str
+    hint: str = ""
+
+    def fail(self, loc: Location):
+        raise CompileError(f"variable '{self.name}' {self.why}", loc, self.hint)
+
+
+def is_runtime(v) -> bool:
+    return isinstance(v, Value)
+
+
+def const_type(value) -> T.Type | None:
+    """The IR type a compile-time value takes when it is materialized (None: it has none).
+
+    Python scalars are weak (``!py.int`` ...), NumPy scalars and arrays keep their dtype
+    (checked first: ``np.float64`` is a subclass of ``float``)."""
+    try:
+        if isinstance(value, np.generic):
+            return T.from_dtype(value.dtype)
+        if isinstance(value, np.ndarray):
+            return T.TensorType(value.shape, T.from_dtype(value.dtype))
+    except TypeError:
+        return None
+    if isinstance(value, bool):
+        return T.py_bool
+    if isinstance(value, int):
+        return T.py_int
+    if isinstance(value, float):
+        return T.py_float
+    return None
+
+
+def type_of(v) -> T.Type | None:
+    """The IR type of a run-time value or materializable constant, else None."""
+    if isinstance(v, Value):
+        return v.type
+    if isinstance(v, Constant):
+        return const_type(v.value)
+    return None
+
+
+def same_constant(a, b) -> bool:
+    """True when two compile-time values are interchangeable (same type and value)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b, equal_nan=True)
+    if isinstance(a, (float, np.floating)):
+        return a == b or (a != a and b != b)
+    try:
+        return bool(a is b or a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def describe(v) -> str:
+    """A short text for a frontend value in error messages."""
+    if isinstance(v, Value):
+        return f"a run-time value of type {v.type}"
+    if isinstance(v, Constant):
+        t = const_type(v.value)
+        return f"{v.value!r}" + (f" ({t})" if t is not None else "")
+    if isinstance(v, TupleValue):
+        return f"a tuple of {len(v.items)} items"
+    return type(v).__name__
