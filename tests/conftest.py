@@ -8,13 +8,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 
 
-def assert_same(got, want, rtol=None):
+def assert_same(got, want, rtol=None, atol=None):
     """NumPy is the oracle: same type, dtype, shape and values (NaN-equal, sign of zero kept;
     floats within ``rtol`` when given, else a float32/float64 default)."""
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want), (got, want)
         for g, w in zip(got, want):
-            assert_same(g, w, rtol)
+            assert_same(g, w, rtol, atol)
         return
     if isinstance(want, np.ndarray):
         assert isinstance(got, np.ndarray), f"expected an ndarray, got {type(got).__name__}"
@@ -26,7 +26,8 @@ def assert_same(got, want, rtol=None):
     if w.dtype.kind == "f":
         if rtol is None:
             rtol = 2e-6 if w.dtype == np.float32 else 1e-13
-        np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol * 1e-3, equal_nan=True)
+        atol = rtol * 1e-3 if atol is None else atol
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
         exact = w == g
         assert np.array_equal(np.signbit(g[exact]), np.signbit(w[exact])), "sign of zero"
     else:

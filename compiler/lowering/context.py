@@ -1,0 +1,266 @@
+"""The emission context of lowering: a builder plus helpers for loop-level code.
+
+``Emitter`` creates loop-level ops at its insertion point: hoisted constants, index arithmetic
+that folds when its operands are Python ints (a *dim* is ``int | Value``), ``scf.for`` loop
+nests, buffer allocation, and ``grafo.check`` run-time errors. Every lowering module emits
+through it, so the code it writes looks the same everywhere.
+"""
+
+from __future__ import annotations
+
+from .. import types as T
+from ..dialects import arith, func, grafo, memref, scf
+from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, UnitAttr
+from ..ir.builder import Builder
+from ..ir.core import Block, Value
+from ..ir.opdef import OPS
+
+Dim = int | Value
+
+# A loop nest whose element count may reach this is marked grafo.parallel (when independent).
+PARALLEL_MIN_ELEMENTS = 1 << 15
+MAX_CHECK_PARAMS = 4  # grafo.check message parameters that the calling ABI carries
+
+
+class Emitter:
+    """Emits loop-level ops at the end of the builder's current block.
+
+    Constants are placed at the top of ``entry`` (the function's entry block, which
+    dominates every use) and reused."""
+
+    def __init__(self, fn: func.FuncOp):
+        self.fn = fn
+        self.entry: Block = fn.body
+        self.b = Builder(self.entry)
+        self._consts: dict = {}
+        self._const_pos = 0
+
+    # generic ops -----------------------------------------------------------------------------
+    def op(self, name: str, *operands: Value, type: T.Type | None = None, **attrs) -> Value:
+        """Create ``name`` (e.g. "arith.addf") on ``operands``; its single result."""
+        cls = OPS[name]
+        types = None if type is None else [type]
+        return self.b.create(cls, list(operands), attrs or None, types).result
+
+    def effect(self, name: str, *operands: Value, **attrs) -> None:
+        """Create an op without results (memref.store, memref.dealloc, grafo.check)."""
+        self.b.create(OPS[name], list(operands), attrs or None, [])
+
+    def const(self, value, t: T.Type) -> Value:
+        """A hoisted ``arith.constant`` of the loop-level type ``t``."""
+        key = (t, repr(float(value)) if isinstance(t, T.FloatType) else int(value))
+        v = self._consts.get(key)
+        if v is None:
+            attr = FloatAttr(float(value), t) if isinstance(t, T.FloatType) \
+                else IntegerAttr(_wrap(int(value), t), t)
+            op = arith.ConstantOp.build([], {"value": attr}, [t], loc=self.fn.loc)
+            self.entry.insert(self._const_pos, op)
+            self._const_pos += 1
+            v = self._consts[key] = op.result
+        return v
+
+    def cmpi(self, pred: str, a: Value, b: Value) -> Value:
+        return self.op("arith.cmpi", a, b, predicate=IntegerAttr(arith.CMPI[pred]))
+
+    def cmpf(self, pred: str, a: Value, b: Value) -> Value:
+        return self.op("arith.cmpf", a, b, predicate=IntegerAttr(arith.CMPF[pred]))
+
+    def select(self, c: Value, a: Value, b: Value) -> Value:
+        return self.op("arith.select", c, a, b)
+
+    def cast(self, name: str, v: Value, t: T.Type) -> Value:
+        return v if v.type == t else self.op(name, v, type=t)
+
+    def true(self) -> Value:
+        return self.const(1, T.i1)
+
+    def false(self) -> Value:
+        return self.const(0, T.i1)
+
+    # index arithmetic (folds on Python ints) -------------------------------------------------
+    def index(self, d: Dim) -> Value:
+        """``d`` as an ``index`` value (integers of other widths are cast)."""
+        if isinstance(d, (bool, int)):
+            return self.const(int(d), T.index)
+        if d.type == T.index:
+            return d
+        src = d.owner_op()
+        if src is not None and src.name == "arith.index_cast" and src.operands[0].type == T.index:
+            return src.operands[0]  # i64 made from an index: use the index itself
+        return self.op("arith.index_cast", d, type=T.index)
+
+    def to_i64(self, d: Dim) -> Value:
+        if isinstance(d, int):
+            return self.const(d, T.i64)
+        return d if d.type == T.i64 else self.op("arith.index_cast", d, type=T.i64)
+
+    def add(self, a: Dim, b: Dim) -> Dim:
+        if isinstance(a, int) and isinstance(b, int):
+            return a + b
+        if isinstance(b, int) and b == 0:
+            return a
+        if isinstance(a, int) and a == 0:
+            return b
+        return self.op("arith.addi", self.index(a), self.index(b))
+
+    def sub(self, a: Dim, b: Dim) -> Dim:
+        if isinstance(a, int) and isinstance(b, int):
+            return a - b
+        if isinstance(b, int) and b == 0:
+            return a
+        return self.op("arith.subi", self.index(a), self.index(b))
+
+    def mul(self, a: Dim, b: Dim) -> Dim:
+        if isinstance(a, int) and isinstance(b, int):
+            return a * b
+        if isinstance(b, int) and b == 1:
+            return a
+        if isinstance(a, int) and a == 1:
+            return b
+        if (isinstance(a, int) and a == 0) or (isinstance(b, int) and b == 0):
+            return 0
+        return self.op("arith.muli", self.index(a), self.index(b))
+
+    def floordiv(self, a: Dim, b: Dim) -> Dim:
+        """``a // b`` for ``a >= 0`` and ``b > 0`` (sizes and counters)."""
+        if isinstance(a, int) and isinstance(b, int):
+            return a // b
+        if (isinstance(b, int) and b == 1) or (isinstance(a, int) and a == 0):
+            return a
+        return self.op("arith.divsi", self.index(a), self.index(b))
+
+    def mod(self, a: Dim, b: Dim) -> Dim:
+        """``a % b`` for ``a >= 0`` and ``b > 0``."""
+        if isinstance(a, int) and isinstance(b, int):
+            return a % b
+        if (isinstance(b, int) and b == 1) or (isinstance(a, int) and a == 0):
+            return 0
+        return self.op("arith.remsi", self.index(a), self.index(b))
+
+    def cmp(self, pred: str, a: Dim, b: Dim) -> bool | Value:
+        """Signed comparison ("eq", "ne", "slt", ...) of dims: a Python bool when folded."""
+        if isinstance(a, int) and isinstance(b, int):
+            return {"eq": a == b, "ne": a != b, "slt": a < b, "sle": a <= b,
+                    "sgt": a > b, "sge": a >= b}[pred]
+        if a is b:
+            return pred in ("eq", "sle", "sge")
+        return self.cmpi(pred, self.index(a), self.index(b))
+
+    def pick(self, c: bool | Value, a: Dim, b: Dim) -> Dim:
+        """``a if c else b`` on dims."""
+        if isinstance(c, bool):
+            return a if c else b
+        if a is b or (isinstance(a, int) and isinstance(b, int) and a == b):
+            return a
+        return self.select(c, self.index(a), self.index(b))
+
+    def both(self, a: bool | Value, b: bool | Value) -> bool | Value:
+        if isinstance(a, bool):
+            return b if a else False
+        if isinstance(b, bool):
+            return a if b else False
+        return self.op("arith.andi", a, b)
+
+    def either(self, a: bool | Value, b: bool | Value) -> bool | Value:
+        if isinstance(a, bool):
+            return True if a else b
+        if isinstance(b, bool):
+            return True if b else a
+        return self.op("arith.ori", a, b)
+
+    def max(self, a: Dim, b: Dim) -> Dim:
+        return self.pick(self.cmp("sgt", a, b), a, b)
+
+    def min(self, a: Dim, b: Dim) -> Dim:
+        return self.pick(self.cmp("slt", a, b), a, b)
+
+    def product(self, dims) -> Dim:
+        out: Dim = 1
+        for d in dims:
+            out = self.mul(out, d)
+        return out
+
+    # effects ---------------------------------------------------------------------------------
+    def check(self, ok: bool | Value, kind: str, message: str, params=()) -> None:
+        """Raise ``kind(message.format(*params))`` at run time unless ``ok``; ``params`` are
+        dims or integer values (passed as i64)."""
+        if ok is True:
+            return
+        for k in range(MAX_CHECK_PARAMS, len(params)):  # the status block holds only four
+            message = message.replace("{%d}" % k, "?")
+        params = params[:MAX_CHECK_PARAMS]
+        cond = self.false() if ok is False else ok
+        self.effect("grafo.check", cond, *[self.to_i64(p) for p in params],
+                    kind=StringAttr(kind), message=StringAttr(message))
+
+    def alloc(self, shape, element: T.Type, mtype: T.MemRefType | None = None) -> Value:
+        """A contiguous ``memref.alloc`` of ``shape`` (dims) and loop-level ``element``;
+        ``mtype`` fixes the type (dims it leaves dynamic are passed as sizes)."""
+        if mtype is None:
+            mtype = T.MemRefType(tuple(d if isinstance(d, int) else None for d in shape),
+                                 element)
+        sizes = [self.index(d) for d, s in zip(shape, mtype.shape) if s is None]
+        return self.b.create(memref.AllocOp, sizes, None, [mtype]).result
+
+    def load(self, buf: Value, idx) -> Value:
+        return self.op("memref.load", buf, *[self.index(i) for i in idx])
+
+    def store(self, v: Value, buf: Value, idx) -> None:
+        self.effect("memref.store", v, buf, *[self.index(i) for i in idx])
+
+    def dim_of(self, buf: Value, k: int) -> Dim:
+        """The size of dim ``k`` of a memref: static from its type, else ``memref.dim``."""
+        d = buf.type.shape[k]
+        return d if d is not None else self.op("memref.dim", buf, self.index(k))
+
+    # loops -----------------------------------------------------------------------------------
+    def loop(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False):
+        """``scf.for %i = lb to ub step step`` carrying ``inits``; ``body(i, *iters)`` returns
+        the next iter values. Returns the loop's results."""
+        op = scf.ForOp.create(self.index(lb), self.index(ub), self.index(step), list(inits))
+        if parallel:
+            op.attributes["grafo.parallel"] = UnitAttr()
+        self.b.insert(op)
+        with self.b.at_end(op.body):
+            nxt = body(op.induction_var, *op.body.args[1:])
+            self.b.create(scf.YieldOp, list(nxt or ()))
+        return list(op.results)
+
+    def nest(self, shape, body, inits=(), parallel=False):
+        """Loops over every index of ``shape`` (outermost first); ``body(idx, *iters)``
+        returns the next iter values. ``parallel`` marks the outermost loop when the nest
+        may be large (its iterations must be independent)."""
+        shape = list(shape)
+        if parallel:
+            size = self.product(d for d in shape if isinstance(d, int))
+            parallel = any(not isinstance(d, int) for d in shape) or size >= PARALLEL_MIN_ELEMENTS
+
+        def level(k, idx, iters):
+            if k == len(shape):
+                return body(tuple(idx), *iters)
+            return self.loop(shape[k], lambda i, *it: level(k + 1, idx + [i], it), iters,
+                             parallel=parallel and k == 0)
+
+        if not shape:
+            return list(body((), *inits) or ())
+        return level(0, [], list(inits))
+
+    def if_(self, cond: Value, then, otherwise, types=()):
+        """``scf.if``: ``then()`` / ``otherwise()`` return the yielded values."""
+        op = scf.IfOp.create(cond, list(types))
+        self.b.insert(op)
+        for block, fn in ((op.then_block, then), (op.else_block, otherwise)):
+            with self.b.at_end(block):
+                self.b.create(scf.YieldOp, list(fn() or ()))
+        return list(op.results)
+
+
+def _wrap(v: int, t: T.Type) -> int:
+    """``v`` as the signed value of ``t``'s width (constants print signed, as MLIR's do)."""
+    if isinstance(t, T.IntegerType) and t.width > 1:
+        m = 1 << t.width
+        v %= m
+        return v - m if v >= m >> 1 else v
+    if t == T.i1:
+        return v & 1
+    return v

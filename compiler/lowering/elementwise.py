@@ -1,0 +1,127 @@
+"""Lowering of elementwise ops, casts, ``np.where``, constants and fills to lazy ``Expr`` s.
+
+An elementwise op on tensors broadcasts its operands (run-time checked where dims are
+dynamic) and composes their loads with its scalar function from ``scalar.py``; nothing is
+written to memory here. On scalars (rank-0 results) the scalar function is emitted directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import types as T
+from ..dialects import np as npd
+from ..ir.attributes import DenseAttr, attr_value
+from . import scalar as S
+from .index_expr import Expr, broadcast, broadcast_shape, splat
+from .lowerer import Lowerer, rule
+
+
+def fused_map(lw: Lowerer, op, fn, cost: int) -> Expr:
+    """The ``Expr`` applying ``fn(*elements)`` to ``op``'s broadcast operands."""
+    em = lw.em
+    ins = [lw.expr(v) for v in op.operands]
+    shape = broadcast_shape(em, [e.shape for e in ins], T.shape_of(op.result.type))
+    readers = [broadcast(em, e, shape) for e in ins]
+    return Expr(shape, T.element_type(op.result.type),
+                lambda idx: fn(*[r.load(idx) for r in readers]),
+                cost + sum(r.cost for r in readers))
+
+
+def _elementwise_rule(kind: str):
+    fn, cost = S.SCALAR[kind], S.COST.get(kind, 1)
+
+    def lower(lw: Lowerer, op):
+        t = T.element_type(op.operands[0].type)
+        if not isinstance(op.result.type, T.TensorType):
+            return [fn(lw.em, t, *[lw.scalar(v) for v in op.operands])]
+        return [fused_map(lw, op, lambda *xs: fn(lw.em, t, *xs), cost)]
+    return lower
+
+
+for _cls in npd.NUMPY_OPS.values():
+    if issubclass(_cls, npd.ElementwiseOp):
+        rule(_cls)(_elementwise_rule(_cls.name[len("np."):]))
+
+
+@rule(npd.WhereOp)
+def lower_where(lw: Lowerer, op):
+    t = T.element_type(op.operands[1].type)
+    if not isinstance(op.result.type, T.TensorType):
+        return [S.where(lw.em, t, *[lw.scalar(v) for v in op.operands])]
+    return [fused_map(lw, op, lambda c, a, b: S.where(lw.em, t, c, a, b), 1)]
+
+
+@rule(npd.AsTypeOp)
+def lower_astype(lw: Lowerer, op):
+    src, dst = T.element_type(op.operands[0].type), T.element_type(op.result.type)
+    if not isinstance(op.result.type, T.TensorType):
+        return [S.astype(lw.em, src, dst, lw.scalar(op.operands[0]))]
+    return [fused_map(lw, op, lambda x: S.astype(lw.em, src, dst, x), 1)]
+
+
+@rule(npd.ConstantOp)
+def lower_constant(lw: Lowerer, op):
+    """Scalars and splats become ``arith.constant`` s; other arrays are stored into a buffer
+    element by element (fine for the small tables that appear in source code)."""
+    em, t = lw.em, op.result.type
+    el = T.lowered(T.element_type(t))
+    attr = op.attributes["value"]
+    if not isinstance(attr, DenseAttr):
+        return [em.const(attr_value(attr), el)]
+    flat = attr.value.reshape(-1)
+    bits = flat.view(np.uint8).reshape(flat.size, -1) if flat.size else flat
+    if flat.size == 0 or (bits == bits[0]).all():
+        return [splat(t.shape, t.element, em.const(flat[0].item() if flat.size else 0, el))]
+    buf = em.alloc(t.shape, el)
+    for pos in np.ndindex(*t.shape):
+        em.store(em.const(attr.value[pos].item(), el), buf, pos)
+    return [lw.own(op.result, buf, t.element)]
+
+
+def _sizes(lw: Lowerer, t: T.TensorType, operands) -> tuple:
+    """The shape of ``t`` with its dynamic dims taken from ``operands`` (checked >= 0)."""
+    em, it = lw.em, iter(operands)
+    shape = tuple(d if d is not None else em.index(lw.scalar(next(it))) for d in t.shape)
+    ok = True
+    for d in shape:
+        ok = em.both(ok, em.cmp("sge", d, 0))
+    em.check(ok, "ValueError", "negative dimensions are not allowed")
+    return shape
+
+
+@rule(npd.FullOp)
+def lower_full(lw: Lowerer, op):
+    em, t = lw.em, op.result.type
+    v = lw.scalar(op.operands[0])
+    v = S.astype(em, T.element_type(op.operands[0].type), t.element, v)
+    return [splat(_sizes(lw, t, op.operands[1:]), t.element, v)]
+
+
+@rule(npd.ArangeOp)
+def lower_arange(lw: Lowerer, op):
+    """``start + step * i`` computed in the promotion of start, step and int64 (as
+    ``(start + step * np.arange(n)).astype(dtype)`` does), then cast."""
+    em, t = lw.em, op.result.type
+    start_v, step_v = op.operands[:2]
+    ct = T.strong(T.promote(start_v.type, step_v.type, T.i64))
+    start = S.astype(em, start_v.type, ct, lw.scalar(start_v))
+    step = S.astype(em, step_v.type, ct, lw.scalar(step_v))
+    n = t.shape[0] if t.shape[0] is not None else em.max(em.index(lw.scalar(op.operands[2])), 0)
+
+    def load(idx):
+        i = S.astype(em, T.i64, ct, em.to_i64(em.index(idx[0])))
+        return S.astype(em, ct, t.element, S.add(em, ct, start, S.multiply(em, ct, step, i)))
+    return [Expr((n,), t.element, load, 3)]
+
+
+@rule(npd.EyeOp)
+def lower_eye(lw: Lowerer, op):
+    em, t = lw.em, op.result.type
+    el = T.lowered(t.element)
+    k = op.attr("k", 0)
+
+    def load(idx):
+        on = em.cmpi("eq", em.index(em.sub(idx[1], idx[0])), em.index(k))
+        return em.select(on, em.const(1, el), em.const(0, el))
+    return [Expr(t.shape, t.element, load, 3)]

@@ -1,0 +1,167 @@
+"""Per-function lowering state: the value map, buffer ownership and the fusion policy.
+
+Each tensor-level value maps to a loop-level scalar ``Value`` or a lazy ``Expr``. ``define``
+decides where a lazy value is materialized: when it is used inside a loop nested below its
+definition (computed once instead of once per iteration), or when it is costly
+(``index_expr.COSTLY``) and read by several consumers or broadcast by one.
+
+Ownership: every buffer this function allocates belongs to the region scope that allocated
+it. A scope frees (``memref.dealloc``) its buffers when it ends, except those handed on
+(``take``) to a terminator (results, yields) or to a loop as its initial carried value.
+Arguments are never freed or handed on; a value that is not a fresh buffer of the current
+scope is copied when it must be handed on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import types as T
+from ..ir.core import BlockArgument, Operation, Value
+from ..ir.opdef import Elementwise
+from .context import Emitter
+from .index_expr import COSTLY, Expr, materialize, of_buffer, of_scalar
+
+RULES: dict = {}
+
+
+def rule(*op_classes):
+    """Register a lowering rule ``fn(lowerer, op) -> [Value | Expr per result]``."""
+    def register(fn):
+        for cls in op_classes:
+            RULES[cls] = fn
+        return fn
+    return register
+
+
+@dataclass
+class Scope:
+    owned: list = field(default_factory=list)   # buffers allocated in this region
+    fresh: dict = field(default_factory=dict)   # tensor value -> its own buffer here
+
+
+class Lowerer:
+    """Lowers the ops of one function into ``em``'s function."""
+
+    def __init__(self, em: Emitter):
+        self.em = em
+        self.vals: dict = {}
+        self.scopes: list[Scope] = []
+
+    # values ---------------------------------------------------------------------------------
+    def get(self, v: Value):
+        return self.vals[v]
+
+    def expr(self, v: Value) -> Expr:
+        """The lazy tensor of ``v`` (a scalar becomes a rank-0 ``Expr``)."""
+        x = self.vals[v]
+        return x if isinstance(x, Expr) else of_scalar(x, T.element_type(v.type))
+
+    def scalar(self, v: Value) -> Value:
+        """The loop-level scalar of ``v`` (a rank-0 tensor is loaded)."""
+        x = self.vals[v]
+        return x.load(()) if isinstance(x, Expr) else x
+
+    def define(self, result: Value, out) -> None:
+        if isinstance(out, Expr) and out.buffer is None:
+            out = _located(self.em, result.op.loc, out)
+            if self._materialize_here(result, out):
+                out = self.own(result, materialize(self.em, out), out.element, out.shape)
+        self.vals[result] = out
+
+    def own(self, result: Value | None, buf: Value, element: T.Type, shape=None) -> Expr:
+        """Record ``buf`` as allocated by the current scope (as ``result``'s fresh buffer)."""
+        scope = self.scopes[-1]
+        scope.owned.append(buf)
+        if result is not None:
+            scope.fresh[result] = buf
+        e = of_buffer(self.em, buf, element)
+        if shape is not None:
+            e.shape = tuple(shape)
+        return e
+
+    def take(self, v: Value, mtype: T.MemRefType, single_use=False) -> Value:
+        """A buffer of type ``mtype`` holding ``v`` that the caller now owns: ``v``'s own
+        fresh buffer when the current scope may hand it on, else a copy. ``single_use``:
+        hand on only if ``v`` has no other use (loop inits, whose other uses may follow)."""
+        scope = self.scopes[-1]
+        buf = scope.fresh.get(v)
+        if (buf is not None and buf.type == mtype and buf in scope.owned
+                and (not single_use or len(v.uses) == 1)):
+            scope.owned.remove(buf)
+            return buf
+        return materialize(self.em, self.expr(v), mtype)
+
+    # scopes ---------------------------------------------------------------------------------
+    def push_scope(self, owned=()) -> None:
+        self.scopes.append(Scope(list(owned)))
+
+    def pop_scope(self) -> None:
+        """Free the buffers of the current scope (emitted before the region's terminator)."""
+        for buf in self.scopes.pop().owned:
+            self.em.effect("memref.dealloc", buf)
+
+    def lower_ops(self, block) -> Operation | None:
+        """Lower every op of ``block`` but its terminator, which is returned."""
+        for op in block.ops:
+            if op is block.terminator and op.name in ("scf.yield", "scf.condition",
+                                                      "func.return"):
+                return op
+            lower = RULES.get(type(op))
+            if lower is None:
+                raise NotImplementedError(f"{op.loc}: no lowering for '{op.name}'"
+                                          + (" (inline callees first)" if op.name == "func.call"
+                                             else ""))
+            with self.em.b.at_loc(op.loc):
+                outs = lower(self, op)
+                for r, out in zip(op.results, outs):
+                    self.define(r, out)
+        return None
+
+    # policy ---------------------------------------------------------------------------------
+    def _materialize_here(self, result: Value, e: Expr) -> bool:
+        uses = [u.owner for u in result.uses]
+        if not uses:
+            return False
+        if e.cost > 1 and any(_inside_loop_below(u, result) for u in uses):
+            return True
+        if e.cost < COSTLY:
+            return False
+        return len(uses) > 1 or any(_broadcasts(u, e) for u in uses)
+
+
+def _located(em: Emitter, loc, e: Expr) -> Expr:
+    """``e`` whose loads carry the source location of the op that defined it."""
+    load = e.load
+
+    def at(idx):
+        with em.b.at_loc(loc):
+            return load(idx)
+    return Expr(e.shape, e.element, at, e.cost)
+
+
+def _defining_block(v: Value):
+    return v.block if isinstance(v, BlockArgument) else v.op.parent
+
+
+def _inside_loop_below(user: Operation, v: Value) -> bool:
+    """Whether ``user`` sits in a loop nested inside the block that defines ``v``."""
+    home, block = _defining_block(v), user.parent
+    while block is not None and block is not home:
+        op = block.parent_op()
+        if op is None:
+            return False
+        if op.name in ("scf.for", "scf.while"):
+            return True
+        block = op.parent
+    return False
+
+
+def _broadcasts(user: Operation, e: Expr) -> bool:
+    """Whether ``user`` reads each element of ``e`` for several of its own elements."""
+    if not (user.has_trait(Elementwise) or user.name == "np.broadcast_to") or not user.results:
+        return False
+    out = T.shape_of(user.results[0].type)
+    if len(out) > e.rank:
+        return True
+    return any(d == 1 and o != 1 for d, o in zip(e.shape, out[len(out) - e.rank:]))

@@ -1,0 +1,34 @@
+"""``lower_to_loops``: tensor-level IR (func + np + scf) to loop-level IR (func + scf + arith +
+math + memref + grafo.check), the contract of docs/architecture.md.
+
+The rule table (``lowerer.RULES``, keyed by op class) is filled by the modules imported
+below; importing this module fails if an ``np`` op has no rule.
+"""
+
+from __future__ import annotations
+
+from ..dialects import builtin, func
+from ..dialects import np as npd
+from ..ir.verifier import verify
+from . import control_flow, elementwise, indexing, matmul, reduction  # noqa: F401 (rules)
+from .control_flow import lower_function
+from .lowerer import RULES
+
+_missing = sorted(cls.name for cls in npd.NUMPY_OPS.values() if cls not in RULES)
+if _missing:
+    raise ImportError("np ops without a lowering rule: " + ", ".join(_missing))
+
+
+def lower_to_loops(module: builtin.ModuleOp) -> builtin.ModuleOp:
+    """A new loop-level module with one lowered ``func.func`` per function of ``module``
+    (which is left unchanged). Raises ``NotImplementedError`` for ops without a lowering
+    (``func.call``: inline callees first) and ``VerifyError`` if the result is malformed."""
+    out = builtin.ModuleOp.empty()
+    out.attributes.update(module.attributes)
+    out.loc = module.loc
+    for op in module.body.ops:
+        if not isinstance(op, func.FuncOp):
+            raise NotImplementedError(f"cannot lower {op.name} at module level")
+        out.body.append(lower_function(op))
+    verify(out)
+    return out

@@ -1,0 +1,194 @@
+"""Lowering of ``np.reduce`` and ``np.argreduce``: loops that read their input's ``Expr``
+directly, so ``np.mean((a - b) ** 2)`` is one loop nest without a temporary.
+
+Strategies: a full reduction carries its accumulator through the loop nest (a scalar); when
+the innermost axis is reduced, each output element is reduced by an inner loop (outer loop
+parallel); otherwise the output buffer is the accumulator and the input is read in its own
+order. Float sums add blocks of 128 elements in 8 partial sums combined pairwise (NumPy's
+pairwise base case) and accumulate the block sums with Kahan compensation, which is at least
+as accurate as NumPy's pairwise summation. max/min propagate NaN and, like NumPy, raise
+ValueError("zero-size array to reduction operation maximum which has no identity") when the
+reduced extent is empty; argmax/argmin return the first occurrence, NaN winning.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import types as T
+from ..dialects import np as npd
+from . import scalar as S
+from .context import Emitter
+from .index_expr import Expr, splat
+from .lowerer import Lowerer, rule
+
+BLOCK = 128
+LANES = 8
+
+
+def _monoid(em: Emitter, kind: str, t: T.Type):
+    """(combine(acc, x), identity) of reduction ``kind`` in element type ``t``."""
+    lt = T.lowered(t)
+    width = lt.width
+    if kind == "sum":
+        return (lambda a, x: S.add(em, t, a, x)), em.const(0, lt)
+    if kind == "prod":
+        return (lambda a, x: S.multiply(em, t, a, x)), em.const(1, lt)
+    if kind in ("any", "all"):
+        op = "arith.ori" if kind == "any" else "arith.andi"
+        return (lambda a, x: em.op(op, a, x)), em.const(int(kind == "all"), T.i1)
+    big = kind == "max"
+    if T.is_float(t):
+        ident = -math.inf if big else math.inf
+    elif T.is_bool(t):
+        ident = 0 if big else 1
+    elif T.is_unsigned(t):
+        ident = 0 if big else -1
+    else:
+        ident = -(1 << (width - 1)) if big else (1 << (width - 1)) - 1
+    fn = S.maximum if big else S.minimum
+    return (lambda a, x: fn(em, t, a, x)), em.const(ident, lt)
+
+
+def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp):
+    """Add ``load1(j)`` for j < n to the compensated sum (total, comp), by blocks."""
+    zero = em.const(0.0, T.lowered(t))
+    add = lambda a, b: S.add(em, t, a, b)  # noqa: E731
+
+    def block(b0, total, comp):
+        size = em.min(em.sub(n, b0), BLOCK)
+        full = em.mul(em.floordiv(size, LANES), LANES)
+        lanes = em.loop(full, lambda j, *acc: [add(acc[i], load1(em.add(em.add(b0, j), i)))
+                                               for i in range(LANES)],
+                        [zero] * LANES, step=LANES)
+        while len(lanes) > 1:
+            lanes = [add(lanes[i], lanes[i + 1]) for i in range(0, len(lanes), 2)]
+        (s,) = em.loop(size, lambda j, s: [add(s, load1(em.add(b0, j)))], lanes, lb=full)
+        y = em.op("arith.subf", s, comp)
+        nxt = add(total, y)
+        c = em.op("arith.subf", em.op("arith.subf", nxt, total), y)
+        return [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]  # inf/NaN: no correction
+
+    return em.loop(n, block, [total, comp], step=BLOCK)
+
+
+def _reduce_point(em, kind, t, x_el, red_shape, load_at):
+    """The reduction of ``load_at(reduced index)`` over ``red_shape`` (one output element)."""
+    pre = (lambda v: S.truthy(em, x_el, v)) if kind in ("any", "all") else (lambda v: v)
+    if kind == "sum" and T.is_float(t) and red_shape:
+        *outer, n = red_shape
+        zero = em.const(0.0, T.lowered(t))
+        total, comp = em.nest(outer, lambda oidx, tot, c: _kahan_blocks(
+            em, t, n, lambda j: load_at(oidx + (j,)), tot, c), [zero, zero])
+        return S.add(em, t, total, comp)
+    combine, ident = _monoid(em, kind, t)
+    (acc,) = em.nest(red_shape, lambda idx, acc: [combine(acc, pre(load_at(idx)))], [ident])
+    return acc
+
+
+def _check_nonempty(em: Emitter, extent, message: str) -> None:
+    em.check(em.cmp("ne", extent, 0), "ValueError", message)
+
+
+@rule(npd.ReduceOp)
+def lower_reduce(lw: Lowerer, op):
+    em = lw.em
+    x = lw.expr(op.operands[0])
+    kind, keep = op.attr("kind"), bool(op.attr("keepdims"))
+    axes = sorted(op.attr("axes"))
+    t = T.element_type(op.result.type)
+    out_shape = npd.reduced_shape(tuple(x.shape), axes, keep)
+    if not axes:
+        if kind in ("any", "all"):
+            return [Expr(x.shape, t, lambda idx: S.truthy(em, x.element, x.load(idx)), x.cost)]
+        return [x if isinstance(op.result.type, T.TensorType) else x.load(())]
+    red_shape = tuple(x.shape[a] for a in axes)
+    kept = [k for k in range(x.rank) if k not in axes]
+    if kind in ("max", "min"):
+        _check_nonempty(em, em.product(red_shape), "zero-size array to reduction operation "
+                        + {"max": "maximum", "min": "minimum"}[kind] + " which has no identity")
+
+    def full_index(kidx, ridx):
+        src = [None] * x.rank
+        for k, i in zip(kept, kidx):
+            src[k] = i
+        for k, i in zip(axes, ridx):
+            src[k] = i
+        return tuple(src)
+
+    def out_index(kidx):
+        if not keep:
+            return kidx
+        it = iter(kidx)
+        return tuple(0 if k in axes else next(it) for k in range(x.rank))
+
+    if not kept:
+        v = _reduce_point(em, kind, t, x.element, red_shape, lambda r: x.load(full_index((), r)))
+        return [splat(out_shape, t, v) if isinstance(op.result.type, T.TensorType) else v]
+    buf = em.alloc(out_shape, T.lowered(t))
+    if axes[-1] == x.rank - 1:
+        def point(kidx):
+            v = _reduce_point(em, kind, t, x.element, red_shape,
+                              lambda r: x.load(full_index(kidx, r)))
+            em.store(v, buf, out_index(kidx))
+        em.nest([x.shape[k] for k in kept], point, parallel=True)
+    else:
+        combine, ident = _monoid(em, kind, t)
+        em.nest(out_shape, lambda idx: em.store(ident, buf, idx), parallel=True)
+        pre = (lambda v: S.truthy(em, x.element, v)) if kind in ("any", "all") else (lambda v: v)
+
+        def accumulate(idx):
+            dst = out_index(tuple(idx[k] for k in kept))
+            em.store(combine(em.load(buf, dst), pre(x.load(idx))), buf, dst)
+        em.nest(x.shape, accumulate, parallel=0 in kept)
+    return [lw.own(op.result, buf, t, out_shape)]
+
+
+@rule(npd.ArgReduceOp)
+def lower_argreduce(lw: Lowerer, op):
+    em = lw.em
+    x = lw.expr(op.operands[0])
+    kind, axis = op.attr("kind"), op.attr("axis")
+    t = x.element
+    strict = {"f": "ogt", "s": "sgt", "u": "ugt"} if kind == "argmax" else \
+        {"f": "olt", "s": "slt", "u": "ult"}
+    k = "f" if T.is_float(t) else ("s" if T.is_integer(t) and not T.is_unsigned(t) else "u")
+
+    def better(v, best):
+        if k == "f":
+            wins = em.cmpf(strict[k], v, best)
+            first_nan = em.op("arith.andi", em.cmpf("uno", v, v), em.cmpf("ord", best, best))
+            return em.op("arith.ori", wins, first_nan)
+        return em.cmpi(strict[k], v, best)
+
+    axes = list(range(x.rank)) if axis < 0 else [axis]
+    red_shape = [x.shape[a] for a in axes]
+    _check_nonempty(em, em.product(red_shape), f"attempt to get {kind} of an empty sequence")
+    kept = [d for d in range(x.rank) if d not in axes]
+
+    def point(kidx):
+        def src(ridx):
+            s = [None] * x.rank
+            for d, i in zip(kept, kidx):
+                s[d] = i
+            for d, i in zip(axes, ridx):
+                s[d] = i
+            return tuple(s)
+
+        def step(ridx, best, pos):
+            v = x.load(src(ridx))
+            linear = 0
+            for d, i in zip(red_shape, ridx):
+                linear = em.add(em.mul(linear, d), i)
+            take = better(v, best)
+            return [em.select(take, v, best), em.select(take, em.to_i64(linear), pos)]
+
+        first = x.load(src((0,) * len(axes)))
+        return em.nest(red_shape, step, [first, em.const(0, T.i64)])[1]
+
+    if not kept:
+        return [point(())]
+    out_shape = [x.shape[d] for d in kept]
+    buf = em.alloc(out_shape, T.i64)
+    em.nest(out_shape, lambda kidx: em.store(point(kidx), buf, kidx), parallel=True)
+    return [lw.own(op.result, buf, T.i64, out_shape)]
