@@ -8,7 +8,7 @@ import numpy as np
 from compiler import types as T
 from compiler.dialects import builtin, func
 from compiler.dialects import np as npd
-from compiler.ir.attributes import TypeAttr
+from compiler.ir.attributes import TypeAttr, UnitAttr
 from compiler.ir.builder import Builder
 from compiler.ir.interpreter import Interpreter
 from compiler.ir.verifier import verify
@@ -38,14 +38,14 @@ class Fn:
         ft = T.FunctionType(self.fn.function_type.inputs, tuple(v.type for v in values))
         self.fn.attributes["function_type"] = TypeAttr(ft)
         if result_tuple:
-            self.fn.attributes["grafo.result_tuple"] = True
+            self.fn.attributes["grafo.result_tuple"] = UnitAttr()
         verify(self.module)
         return self
 
 
 def evaluate(fn: Fn, *args) -> list:
     """NumPy's answer: each op's ``evaluate`` in program order (straight-line code)."""
-    env = dict(zip(fn.args, args))
+    env = dict(zip(fn.args, args, strict=True))
     for op in fn.fn.body.ops:
         if op.name == "func.return":
             return [env[v] for v in op.operands]
@@ -76,7 +76,7 @@ def lower_and_run(fn: Fn, *args):
     interp = Interpreter(loops)
     out = interp.call(fn.fn.sym_name, *args)
     types = fn.fn.function_type.results
-    return [to_numpy(v, t) for v, t in zip(out, types)], interp, loops
+    return [to_numpy(v, t) for v, t in zip(out, types, strict=True)], interp, loops
 
 
 def check_same(got, want, rtol=0.0, zero_sign=True):
@@ -115,7 +115,7 @@ def check_against_numpy(fn: Fn, *args, rtol=0.0, zero_sign=True):
             return None
         raise AssertionError(f"expected {type(e).__name__}: {e}") from None
     got, interp, loops = lower_and_run(fn, *args)
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=True):
         check_same(g, w, rtol, zero_sign)
     returned = sum(isinstance(t, T.TensorType) for t in fn.fn.function_type.results)
     assert interp.allocated == interp.freed + returned, "leaked or double-freed buffers"

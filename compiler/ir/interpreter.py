@@ -238,10 +238,10 @@ class Interpreter:
         fn = self.module.lookup(name)
         if fn is None:
             raise KeyError(f"no function {name!r}")
-        ins = [self._arg(a, t) for a, t in zip(args, fn.function_type.inputs)]
+        ins = [self._arg(a, t) for a, t in zip(args, fn.function_type.inputs, strict=True)]
         results = self._call(fn, ins)
         out = []
-        for v, t in zip(results, fn.function_type.results):
+        for v, t in zip(results, fn.function_type.results, strict=True):
             if isinstance(v, Buffer):
                 if not v.owned or not v.live:
                     raise UndefinedBehavior(f"{name} returned a buffer it does not own")
@@ -265,13 +265,13 @@ class Interpreter:
         return self._block(fn.body, args, env)
 
     def _block(self, block, args, env) -> list:
-        for a, v in zip(block.args, args):
+        for a, v in zip(block.args, args, strict=True):
             env[a] = v
         for op in block.ops:
             if op.name in ("scf.yield", "scf.condition", "func.return"):
                 return [env[v] for v in op.operands]
             res = self._op(op, env)
-            for r, v in zip(op.results, res):
+            for r, v in zip(op.results, res, strict=True):
                 env[r] = v
         return []
 
@@ -354,7 +354,7 @@ class Interpreter:
     @staticmethod
     def _index(op, buf, idx) -> tuple:
         shape = buf.array.shape
-        if len(idx) != len(shape) or any(not 0 <= i < n for i, n in zip(idx, shape)):
+        if len(idx) != len(shape) or any(not 0 <= i < n for i, n in zip(idx, shape, strict=True)):
             raise UndefinedBehavior(f"{op.name} at {list(idx)} outside shape {list(shape)} "
                                     f"at {op.loc}")
         return tuple(idx)

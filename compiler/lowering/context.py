@@ -9,7 +9,7 @@ through it, so the code it writes looks the same everywhere.
 from __future__ import annotations
 
 from .. import types as T
-from ..dialects import arith, func, grafo, memref, scf
+from ..dialects import arith, func, memref, scf
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, UnitAttr
 from ..ir.builder import Builder
 from ..ir.core import Block, Value
@@ -199,7 +199,7 @@ class Emitter:
         if mtype is None:
             mtype = T.MemRefType(tuple(d if isinstance(d, int) else None for d in shape),
                                  element)
-        sizes = [self.index(d) for d, s in zip(shape, mtype.shape) if s is None]
+        sizes = [self.index(d) for d, s in zip(shape, mtype.shape, strict=True) if s is None]
         return self.b.create(memref.AllocOp, sizes, None, [mtype]).result
 
     def load(self, buf: Value, idx) -> Value:

@@ -26,14 +26,14 @@ def buffer_type(t: T.Type) -> T.Type:
 
 def _hand_on(lw: Lowerer, values, types) -> list:
     return [lw.take(v, bt) if isinstance(v.type, T.TensorType) else lw.scalar(v)
-            for v, bt in zip(values, types)]
+            for v, bt in zip(values, types, strict=True)]
 
 
 def _enter(lw: Lowerer, src_args, dst_args) -> None:
     """Map a region's block arguments; carried buffers belong to the region's new scope."""
-    owned = [d for s, d in zip(src_args, dst_args) if isinstance(s.type, T.TensorType)]
+    owned = [d for s, d in zip(src_args, dst_args, strict=True) if isinstance(s.type, T.TensorType)]
     lw.push_scope(owned)
-    for s, d in zip(src_args, dst_args):
+    for s, d in zip(src_args, dst_args, strict=True):
         if isinstance(s.type, T.TensorType):
             lw.vals[s] = of_buffer(lw.em, d, s.type.element)
             lw.scopes[-1].fresh[s] = d
@@ -58,7 +58,7 @@ def _region(lw: Lowerer, src, dst, terminator, types, args=(), dst_args=()) -> N
 
 def _results(lw: Lowerer, old, new) -> list:
     return [lw.own(o, n, o.type.element) if isinstance(o.type, T.TensorType) else n
-            for o, n in zip(old.results, new.results)]
+            for o, n in zip(old.results, new.results, strict=True)]
 
 
 @rule(scf.IfOp)
@@ -66,7 +66,7 @@ def lower_if(lw: Lowerer, op):
     types = [buffer_type(r.type) for r in op.results]
     new = scf.IfOp.create(lw.scalar(op.operands[0]), types)
     lw.em.b.insert(new)
-    for src, dst in zip(op.regions, new.regions):
+    for src, dst in zip(op.regions, new.regions, strict=True):
         _region(lw, src.block, dst.block, scf.YieldOp, types)
     return _results(lw, op, new)
 
@@ -117,7 +117,7 @@ def lower_function(src: func.FuncOp) -> func.FuncOp:
     dst.attributes["function_type"] = TypeAttr(T.FunctionType(tuple(ins), tuple(outs)))
     lw = Lowerer(Emitter(dst))
     lw.push_scope()
-    for s, d in zip(src.body.args, dst.body.args):
+    for s, d in zip(src.body.args, dst.body.args, strict=True):
         lw.vals[s] = of_buffer(lw.em, d, s.type.element) if isinstance(s.type, T.TensorType) \
             else d
     term = lw.lower_ops(src.body)

@@ -92,7 +92,7 @@ def broadcast_shape(em: Emitter, shapes, static=None) -> tuple:
 def broadcast(em: Emitter, e: Expr, shape: tuple) -> Expr:
     """``e`` read at the indices of the broadcast ``shape``: size-1 dims read index 0; a
     dynamic dim that may be 1 at run time selects 0 when it is."""
-    if tuple(e.shape) == tuple(shape) and all(a is b for a, b in zip(e.shape, shape)):
+    if tuple(e.shape) == tuple(shape) and all(a is b for a, b in zip(e.shape, shape, strict=True)):
         return e
     off = len(shape) - e.rank
     maps = []
@@ -128,7 +128,7 @@ def materialize(em: Emitter, e: Expr, mtype: T.MemRefType | None = None) -> Valu
     ``mtype`` fixes the buffer's type (static dims where the consumer's type has them)."""
     shape = e.shape
     if mtype is not None:
-        shape = tuple(s if s is not None else d for s, d in zip(mtype.shape, e.shape))
+        shape = tuple(s if s is not None else d for s, d in zip(mtype.shape, e.shape, strict=True))
     buf = em.alloc(shape, T.lowered(e.element), mtype)
     em.nest(shape, lambda idx: em.store(e.load(idx), buf, idx), parallel=True)
     return buf

@@ -75,7 +75,7 @@ def lower_subscript(lw: Lowerer, op):
         plan.append(("slice", len(out_shape), 0, 1))
         out_shape.append(x.shape[k])
     static = T.shape_of(op.result.type)
-    out_shape = tuple(s if s is not None else d for s, d in zip(static, out_shape))
+    out_shape = tuple(s if s is not None else d for s, d in zip(static, out_shape, strict=True))
 
     def load(idx):
         src = []
@@ -125,7 +125,7 @@ def lower_broadcast_to(lw: Lowerer, op):
         nonneg = em.both(nonneg, em.cmp("sge", d, 0))
     em.check(nonneg, "ValueError", "all elements of broadcast shape must be non-negative")
     ok = len(shape) >= x.rank
-    for d, o in zip(reversed(x.shape), reversed(shape)):
+    for d, o in zip(reversed(x.shape), reversed(shape), strict=False):
         ok = em.both(ok, em.either(em.cmp("eq", d, o), em.cmp("eq", d, 1)))
     params = []
     text = ("operands could not be broadcast together with remapped shapes "

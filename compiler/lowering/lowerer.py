@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .. import types as T
 from ..ir.core import BlockArgument, Operation, Value
-from ..ir.opdef import Elementwise
+from ..ir.opdef import Elementwise, Pure
 from .context import Emitter
 from .index_expr import COSTLY, Expr, materialize, of_buffer, of_scalar
 
@@ -107,6 +107,8 @@ class Lowerer:
             if op is block.terminator and op.name in ("scf.yield", "scf.condition",
                                                       "func.return"):
                 return op
+            if op.has_trait(Pure) and op.results and not any(r.uses for r in op.results):
+                continue  # non-strict: an unused value (and its run-time checks) is dropped
             lower = RULES.get(type(op))
             if lower is None:
                 raise NotImplementedError(f"{op.loc}: no lowering for '{op.name}'"
@@ -114,7 +116,7 @@ class Lowerer:
                                              else ""))
             with self.em.b.at_loc(op.loc):
                 outs = lower(self, op)
-                for r, out in zip(op.results, outs):
+                for r, out in zip(op.results, outs, strict=True):
                     self.define(r, out)
         return None
 
@@ -164,4 +166,4 @@ def _broadcasts(user: Operation, e: Expr) -> bool:
     out = T.shape_of(user.results[0].type)
     if len(out) > e.rank:
         return True
-    return any(d == 1 and o != 1 for d, o in zip(e.shape, out[len(out) - e.rank:]))
+    return any(d == 1 and o != 1 for d, o in zip(e.shape, out[len(out) - e.rank:], strict=True))

@@ -110,9 +110,9 @@ def lower_reduce(lw: Lowerer, op):
 
     def full_index(kidx, ridx):
         src = [None] * x.rank
-        for k, i in zip(kept, kidx):
+        for k, i in zip(kept, kidx, strict=True):
             src[k] = i
-        for k, i in zip(axes, ridx):
+        for k, i in zip(axes, ridx, strict=True):
             src[k] = i
         return tuple(src)
 
@@ -169,16 +169,16 @@ def lower_argreduce(lw: Lowerer, op):
     def point(kidx):
         def src(ridx):
             s = [None] * x.rank
-            for d, i in zip(kept, kidx):
+            for d, i in zip(kept, kidx, strict=True):
                 s[d] = i
-            for d, i in zip(axes, ridx):
+            for d, i in zip(axes, ridx, strict=True):
                 s[d] = i
             return tuple(s)
 
         def step(ridx, best, pos):
             v = x.load(src(ridx))
             linear = 0
-            for d, i in zip(red_shape, ridx):
+            for d, i in zip(red_shape, ridx, strict=True):
                 linear = em.add(em.mul(linear, d), i)
             take = better(v, best)
             return [em.select(take, v, best), em.select(take, em.to_i64(linear), pos)]
