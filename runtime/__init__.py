@@ -1,0 +1,21 @@
+"""grafo's runtime: runs compiled code with NumPy and ctypes only (no compiler, llvmlite or
+lark). ``load(path)`` opens an ahead-of-time artifact (see ``artifact.py``); ``abi.py`` is the
+calling convention of native entry points."""
+
+from .artifact import (
+    ArtifactError,
+    ChecksumError,
+    CorruptArtifactError,
+    FormatVersionError,
+    Library,
+    LoadedFunction,
+    MissingCPUFeaturesError,
+    NotAnArtifactError,
+    NotLinkedError,
+    TargetMismatchError,
+    load,
+)
+
+__all__ = ["ArtifactError", "ChecksumError", "CorruptArtifactError", "FormatVersionError",
+           "Library", "LoadedFunction", "MissingCPUFeaturesError", "NotAnArtifactError",
+           "NotLinkedError", "TargetMismatchError", "load"]

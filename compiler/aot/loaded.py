@@ -1,0 +1,95 @@
+"""ConcreteFunctions backed by an artifact instead of a fresh compilation (on-disk cache hits,
+unpickled objects): ``ArtifactCompiled`` stands in for ``pipeline.CompiledFunction``."""
+
+from __future__ import annotations
+
+import functools
+import time
+
+from runtime.artifact import ir_member, llvm_member, read
+
+from .. import types as T
+from ..ir.core import Location
+from .targets import Target, not_runnable
+
+
+def _ir_type(record: dict) -> T.Type:
+    if record["shape"] is None:
+        python = record.get("python")
+        return T.WeakType(python) if python else T.from_dtype(record["dtype"])
+    return T.TensorType(tuple(record["shape"]), T.from_dtype(record["dtype"]))
+
+
+class ArtifactNative:
+    """The backend-module view of one artifact entry: ``target``, ``llvm_ir``, ``asm``,
+    ``errors``, ``symbols``, ``address(name)``."""
+
+    def __init__(self, artifact, record: dict, function):
+        self.target = Target.from_manifest(artifact.manifest["target"])
+        self.llvm_ir = artifact.text(llvm_member(record["name"]))
+        self.errors = [(e["kind"], e["message"], Location(e["file"], e["line"], e["col"]))
+                       for e in record["errors"]]
+        self.symbols = {record["function"]: record["symbol"]}
+        self._function = function
+
+    @functools.cached_property
+    def asm(self) -> str:
+        """The target's assembly of the entry's optimized LLVM IR."""
+        import llvmlite.binding as llvm
+
+        from .cross import target_machine
+        return target_machine(self.target).emit_assembly(llvm.parse_assembly(self.llvm_ir))
+
+    def address(self, name: str) -> int:
+        """The C entry address of ``name``. Raises KeyError for another name, RuntimeError
+        for code of another target."""
+        if name not in self.symbols:
+            raise KeyError(f"no function @{name} in this artifact (has: "
+                           f"{', '.join(self.symbols)})")
+        if self._function is None:
+            raise RuntimeError(f"{name} was compiled for target {self.target.name!r}; it is "
+                               f"not loaded in this process")
+        return self._function.native.address
+
+
+class ArtifactCompiled:
+    """What ``ConcreteFunction`` needs from a compilation, read from a one-entry artifact:
+    ``stages`` (optimized and loops IR), ``modules`` (parsed on demand), ``result_types``,
+    ``result_tuple``, ``native``, ``callable``, ``timings`` ({"load": seconds}), ``record``
+    (the manifest entry) and ``artifact_bytes``."""
+
+    def __init__(self, data: bytes):
+        t0 = time.perf_counter()
+        artifact = read(data)
+        if len(artifact.entries) != 1:
+            raise ValueError(f"expected an artifact with one entry point, got "
+                             f"{len(artifact.entries)}")
+        self.record = record = artifact.entries[0]
+        self.artifact_bytes = data
+        self.name = record["function"]
+        self.stages = {s: artifact.text(ir_member(record["name"], s))
+                       for s in ("optimized", "loops")}
+        self.result_types = [_ir_type(r) for r in record["results"]]
+        self.result_tuple = record["result_tuple"]
+        if artifact.manifest["target"]["name"] == "cpu":
+            function = artifact.open_library()[record["name"]]
+            self.callable = function
+        else:
+            function = None
+            self.callable = not_runnable(self.name, Target.from_manifest(
+                artifact.manifest["target"]))
+        self.native = ArtifactNative(artifact, record, function)
+        self.timings = {"load": time.perf_counter() - t0}
+
+    @functools.cached_property
+    def modules(self) -> dict:
+        from ..ir.parser import parse
+        return {stage: parse(text, f"<{stage}>") for stage, text in self.stages.items()}
+
+    @property
+    def llvm_ir(self) -> str:
+        return self.native.llvm_ir
+
+    @property
+    def asm(self) -> str:
+        return self.native.asm

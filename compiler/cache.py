@@ -1,0 +1,173 @@
+"""The on-disk compilation cache of ``@compiler.function(cache=True)``.
+
+Each specialization is stored as an artifact (``compiler.aot``) named
+``<function>-<key>.grafo`` in ``GRAFO_CACHE_DIR`` (default ``~/.cache/grafo``). The key is a
+SHA-256 of everything the native code depends on:
+
+- the source of the function and of every plain Python function it reaches through its
+  globals and closure (by the names its code uses, recursively), plus the values of the
+  simple globals it reads (numbers, strings, arrays, modules and library objects by name);
+- the argument types and trace-time Python constants, the parameter names, the pass
+  pipeline;
+- the versions of grafo, the artifact format, NumPy and llvmlite;
+- this CPU (architecture, model name and feature flags, ``runtime.cpu.host_identity``).
+
+A function whose source or globals cannot be described (no source file, an object with no
+stable description) is compiled as usual and not cached. Entries are written to a temporary
+file in the cache directory and renamed into place (``os.replace``), so concurrent processes
+never read a partial entry; an unreadable or damaged entry is compiled and written again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import os
+import sys
+import types
+import warnings
+
+import numpy as np
+
+from runtime.artifact import FORMAT_VERSION, ArtifactError
+from runtime.cpu import host_identity
+
+from .frontend import Constant
+
+_SCALARS = (bool, int, float, complex, str, bytes, type(None))
+
+
+class _Unstable(Exception):
+    """A value the key cannot describe stably: the function is not cached."""
+
+
+def cache_dir() -> str:
+    """The cache directory: ``$GRAFO_CACHE_DIR`` or ``~/.cache/grafo``."""
+    return os.environ.get("GRAFO_CACHE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "grafo")
+
+
+def _is_library(obj) -> bool:
+    module = (getattr(obj, "__module__", None) or "").split(".")[0]
+    return module in sys.stdlib_module_names or module in ("numpy", "builtins", "compiler",
+                                                           "runtime")
+
+
+def _code_names(code: types.CodeType) -> set:
+    names = set(code.co_names) | set(code.co_freevars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _describe(value, pending: list) -> str:
+    """A stable text for a value a function reads; user functions go to ``pending``."""
+    from .api import Function
+    if isinstance(value, Function):
+        value = value.python_function
+    if isinstance(value, types.FunctionType) and not _is_library(value):
+        pending.append(value)
+        return f"function {value.__module__}.{value.__qualname__}"
+    if isinstance(value, types.ModuleType):
+        return f"module {value.__name__}"
+    if isinstance(value, _SCALARS):
+        return f"{type(value).__name__} {value!r}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_describe(v, pending) for v in value) + ")"
+    if isinstance(value, (np.ndarray, np.generic)):
+        a = np.asarray(value)
+        return f"array {a.dtype} {a.shape} {hashlib.sha256(a.tobytes()).hexdigest()}"
+    if (isinstance(value, (type, types.BuiltinFunctionType, np.ufunc))
+            or (callable(value) and _is_library(value))):
+        name = getattr(value, "__qualname__", getattr(value, "__name__", None))
+        if name is not None:
+            return f"object {getattr(value, '__module__', '')}.{name}"
+    raise _Unstable(type(value).__name__)
+
+
+def _source_digest(fn) -> str:
+    """The SHA-256 of ``fn``'s source and of what it reaches (see the module docstring)."""
+    h = hashlib.sha256()
+    pending, seen = [fn], set()
+    while pending:
+        f = pending.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        try:
+            source = inspect.getsource(f)
+        except (OSError, TypeError) as e:
+            raise _Unstable(str(e)) from None
+        h.update(f"{f.__module__}.{f.__qualname__}\n{source}\n".encode())
+        cells = dict(zip(f.__code__.co_freevars, f.__closure__ or (), strict=True))
+        for name in sorted(_code_names(f.__code__)):
+            if name in cells:
+                try:
+                    value = cells[name].cell_contents
+                except ValueError:   # an empty cell
+                    continue
+            elif name in f.__globals__:
+                value = f.__globals__[name]
+            else:
+                continue
+            h.update(f"{name} = {_describe(value, pending)}\n".encode())
+    return h.hexdigest()
+
+
+def key(fn, params: list, args: list, pipeline: str | None) -> str | None:
+    """The cache key of ``fn`` specialized for ``args``, or None when it cannot be cached."""
+    import llvmlite
+
+    from . import __version__
+    try:
+        source = _source_digest(fn)
+    except _Unstable:
+        return None
+    parts = [f"grafo {__version__} format {FORMAT_VERSION} numpy {np.__version__} "
+             f"llvmlite {llvmlite.__version__}", host_identity(), str(pipeline), source,
+             repr(params)]
+    parts += [f"const {type(a.value).__name__} {a.value!r}" if isinstance(a, Constant)
+              else f"type {a}" for a in args]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def entry_path(fn, digest: str) -> str:
+    """The file of the cache entry with key ``digest``."""
+    return os.path.join(cache_dir(), f"{fn.__name__}-{digest[:40]}.grafo")
+
+
+def load_or_compile(function, args: list):
+    """The ConcreteFunction of ``function`` (a ``Function``) for ``args``: from the cache
+    when an entry exists (no code generation), else compiled and stored. Failing to store
+    an entry warns (RuntimeWarning) and returns the compiled function."""
+    from .api import ConcreteFunction
+    digest = key(function.python_function, function._params, args, function._pipeline)
+    if digest is None:
+        return function._compile(args)
+    path = entry_path(function.python_function, digest)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        data = None
+    if data is not None:
+        from .aot.loaded import ArtifactCompiled
+        try:
+            compiled = ArtifactCompiled(data)
+        except (ArtifactError, ValueError):
+            compiled = None
+        if compiled is not None:
+            return ConcreteFunction(function.python_function, function._params, args,
+                                    compiled)
+    cf = function._compile(args)
+    try:
+        from .aot.builder import atomic_write, build
+        os.makedirs(cache_dir(), exist_ok=True)
+        data = build(cf)
+        atomic_write(path, data)
+        cf._compiled.artifact_bytes = data
+    except (OSError, RuntimeError) as e:
+        warnings.warn(f"grafo: cannot write the compilation cache entry {path}: {e}",
+                      RuntimeWarning, stacklevel=4)
+    return cf

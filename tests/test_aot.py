@@ -1,0 +1,359 @@
+"""Ahead-of-time artifacts: save -> runtime.load round trips, loading without the compiler,
+the C ABI through the generated header, bad artifacts, cross-compilation and the CLI."""
+
+import inspect
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import zipfile
+
+import aot_functions as F
+import numpy as np
+import pytest
+
+import compiler
+import runtime
+from compiler.cli import main
+from runtime.artifact import MANIFEST, payload_digest
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TESTS)
+
+
+@pytest.fixture(scope="module")
+def dot_cf():
+    return compiler.compile(F.dot_at, "f32[?], f32[?]")
+
+
+@pytest.fixture(scope="module")
+def artifact(dot_cf, tmp_path_factory):
+    path = tmp_path_factory.mktemp("aot") / "dot.grafo"
+    dot_cf.save(path)
+    return path
+
+
+def rewrite(path, out, edit_manifest=None, edit_members=None):
+    """Copy an artifact with an edited manifest and/or members (zip CRCs stay valid)."""
+    with zipfile.ZipFile(path) as zf:
+        members = {n: zf.read(n) for n in zf.namelist()}
+    manifest = json.loads(members[MANIFEST])
+    if edit_members:
+        edit_members(members)
+    if edit_manifest:
+        edit_manifest(manifest)
+    members[MANIFEST] = json.dumps(manifest).encode()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return out
+
+
+# round trips -----------------------------------------------------------------------------------
+
+def test_load_matches_concrete_function(dot_cf, artifact, same):
+    f = runtime.load(artifact)
+    x = np.arange(10, dtype=np.float32)
+    y = np.linspace(0, 1, 10, dtype=np.float32)
+    same(f(x, y), dot_cf(x, y))
+    same(f(x[::2], y[::2]), F.dot_at(x[::2], y[::2]))
+    assert f.name == "dot_at" and f.arg_names == ["x", "y"] and f.signature == dot_cf.signature
+
+
+def test_load_raises_the_same_errors(dot_cf, artifact):
+    f = runtime.load(artifact)
+    x = np.arange(2, dtype=np.float32)
+    with pytest.raises(IndexError) as want:
+        dot_cf(x, x)
+    with pytest.raises(IndexError) as got:
+        f(x, x)
+    assert str(got.value) == str(want.value)
+    line = inspect.getsourcelines(F.dot_at)[1] + 1
+    assert f"aot_functions.py\", line {line}" in str(got.value) and "x[3]" in str(got.value)
+    with pytest.raises(TypeError, match="expected an array"):
+        f(x.astype(np.float64), x)
+
+
+def test_several_entries_constants_and_tuples(tmp_path, same):
+    scaled = compiler.function(F.scaled).get_concrete_function(
+        compiler.TensorSpec((None,), "float64"), 3)
+    pair = compiler.compile(F.pair, "f32[2,?]")
+    smooth = compiler.compile(F.smooth, "f64[?]")
+    compiler.save(tmp_path / "lib.grafo", [scaled, pair, smooth, pair])
+    lib = runtime.load(tmp_path / "lib.grafo")
+    assert sorted(lib) == ["pair", "pair_2", "scaled", "smooth"]
+    x = np.random.default_rng(0).random(1000)
+    same(lib.scaled(x), F.scaled(x, 3))
+    same(lib["scaled"](x, 3), F.scaled(x, 3))
+    with pytest.raises(TypeError, match="traced with 3"):
+        lib.scaled(x, 4)
+    m = np.ones((2, 5), np.float32)
+    same(lib.pair(m), F.pair(m))
+    same(lib.smooth(x), F.smooth(x))
+
+
+def test_save_rejects_bad_names_and_mixed_targets(tmp_path, dot_cf):
+    with pytest.raises(ValueError, match="not a C identifier"):
+        compiler.save(tmp_path / "x.grafo", {"a-b": dot_cf})
+    v2 = compiler.compile(F.dot_at, "f32[?], f32[?]", target="x86-64-v2")
+    with pytest.raises(ValueError, match="different targets"):
+        compiler.save(tmp_path / "x.grafo", [dot_cf, v2])
+
+
+BLOCKER = """
+import sys
+for name in ("compiler", "llvmlite", "lark"):
+    sys.modules[name] = None      # any import of these raises ImportError
+import numpy as np
+import runtime
+f = runtime.load(sys.argv[1])
+x = np.arange(6, dtype=np.float32)
+print(repr(float(f(x, x))))
+try:
+    f(x[:2], x[:2])
+except IndexError as e:
+    print(str(e).splitlines()[0])
+print(sorted(m for m in sys.modules if m.split(".")[0] in ("compiler", "llvmlite", "lark")
+             and sys.modules[m] is not None))
+"""
+
+
+def test_load_without_compiler_llvmlite_or_lark(artifact, tmp_path):
+    out = subprocess.run([sys.executable, "-c", BLOCKER, str(artifact)], cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    x = np.arange(6, dtype=np.float32)
+    assert out == [repr(float(F.dot_at(x, x))),
+                   "index 3 is out of bounds for axis 0 with size 2", "[]"]
+
+
+# the C ABI -------------------------------------------------------------------------------------
+
+C_PROGRAM = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "grafo.h"
+
+int main(int argc, char **argv) {
+    int64_t n = atoi(argv[2]);
+    double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
+    FILE *f = fopen(argv[1], "rb");
+    if (fread(a, sizeof(double), n, f) != (size_t)n || fread(b, sizeof(double), n, f) != (size_t)n)
+        return 2;
+    fclose(f);
+    /* b is read with stride 2: the descriptor says so, no copy needed */
+    grafo_memref_1d x = {a, a, 0, {n}, {1}}, y = {b, b, 0, {n / 2}, {2}};
+    grafo_memref_1d out;
+    grafo_status status;
+    int32_t rc = grafo_affine(&x, &x, &out, &status);
+    if (rc != 0) return 3;
+    for (int64_t i = 0; i < out.sizes[0]; i++)
+        printf("%.17g\n", ((double *)out.aligned)[out.offset + i * out.strides[0]]);
+    free(out.allocated);
+    rc = grafo_affine(&x, &y, &out, &status);   /* shapes (n,) and (n/2,) do not broadcast */
+    printf("rc=%d params=%lld,%lld\n", rc, (long long)status.params[0],
+           (long long)status.params[1]);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+def test_c_program_calls_the_shared_library(tmp_path):
+    cf = compiler.compile(F.affine, "f64[?], f64[?]")
+    compiler.save(tmp_path / "affine.grafo", {"affine": cf})
+    with zipfile.ZipFile(tmp_path / "affine.grafo") as zf:
+        zf.extract("include/grafo.h", tmp_path)
+        zf.extract("lib/libgrafo.so", tmp_path)
+    (tmp_path / "main.c").write_text(C_PROGRAM)
+    exe = tmp_path / "main"
+    subprocess.run(["cc", "-std=c11", "-Wall", "-Werror", "-o", str(exe), "main.c",
+                    "-Iinclude", "-Llib", "-lgrafo", f"-Wl,-rpath,{tmp_path / 'lib'}"],
+                   cwd=tmp_path, check=True)
+    x = np.random.default_rng(1).random(10)
+    np.concatenate([x, x[::-1]]).tofile(tmp_path / "in.bin")
+    out = subprocess.run([str(exe), str(tmp_path / "in.bin"), "10"], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    np.testing.assert_array_equal(np.array([float(v) for v in out[:-1]]), F.affine(x, x))
+    assert out[-1] == "rc=1 params=10,5"
+    assert "operands could not be broadcast" in cf._compiled.native.errors[0][1]
+
+
+# bad artifacts ---------------------------------------------------------------------------------
+
+def test_truncated_file(artifact, tmp_path):
+    data = artifact.read_bytes()
+    (tmp_path / "t.grafo").write_bytes(data[:len(data) // 2])
+    with pytest.raises(runtime.CorruptArtifactError, match="truncated or damaged"):
+        runtime.load(tmp_path / "t.grafo")
+
+
+def test_flipped_byte_is_corrupt(artifact, tmp_path):
+    data = bytearray(artifact.read_bytes())
+    data[len(data) // 3] ^= 0xFF
+    (tmp_path / "c.grafo").write_bytes(bytes(data))
+    with pytest.raises(runtime.CorruptArtifactError):
+        runtime.load(tmp_path / "c.grafo")
+
+
+def test_checksum_mismatch(artifact, tmp_path):
+    def patch(members):
+        so = bytearray(members["lib/libgrafo.so"])
+        so[-1] ^= 1
+        members["lib/libgrafo.so"] = bytes(so)
+    bad = rewrite(artifact, tmp_path / "k.grafo", edit_members=patch)
+    with pytest.raises(runtime.ChecksumError, match="checksum mismatch"):
+        runtime.load(bad)
+
+
+def test_unknown_format_version(artifact, tmp_path):
+    bad = rewrite(artifact, tmp_path / "v.grafo",
+                  edit_manifest=lambda m: m.update(format_version=99))
+    with pytest.raises(runtime.FormatVersionError, match="version 99 is not supported"):
+        runtime.load(bad)
+
+
+def test_not_an_artifact(tmp_path):
+    (tmp_path / "x.grafo").write_text("hello")
+    with pytest.raises(runtime.NotAnArtifactError):
+        runtime.load(tmp_path / "x.grafo")
+    with zipfile.ZipFile(tmp_path / "z.grafo", "w") as zf:
+        zf.writestr("readme.txt", "a zip, not an artifact")
+    with pytest.raises(runtime.NotAnArtifactError, match="no manifest.json"):
+        runtime.load(tmp_path / "z.grafo")
+    with pytest.raises(runtime.NotAnArtifactError):
+        runtime.load(b"")
+
+
+def test_malformed_manifest(artifact, tmp_path):
+    bad = rewrite(artifact, tmp_path / "m.grafo",
+                  edit_manifest=lambda m: m["entries"][0]["inputs"][0].update(dtype="complex7"))
+    with pytest.raises(runtime.CorruptArtifactError, match="malformed manifest"):
+        runtime.load(bad)
+
+
+def test_missing_cpu_features(artifact, tmp_path):
+    flags = runtime.cpu.host_flags() or set()
+    lacking = [f for f, flag in runtime.cpu.X86_CPUINFO_FLAG.items() if flag not in flags]
+    if runtime.cpu.host_arch() != "x86_64" or not lacking:
+        pytest.skip("needs an x86-64 CPU lacking some feature")
+    bad = rewrite(artifact, tmp_path / "f.grafo",
+                  edit_manifest=lambda m: m["target"]["features"].append(lacking[0]))
+    with pytest.raises(runtime.MissingCPUFeaturesError, match=lacking[0].replace(".", r"\.")):
+        runtime.load(bad)
+
+
+def test_host_features_all_present(artifact):
+    manifest = runtime.artifact.read(artifact).manifest
+    assert runtime.cpu.missing_features(manifest["target"]["triple"],
+                                        manifest["target"]["features"]) == []
+
+
+# cross-compilation -----------------------------------------------------------------------------
+
+def readelf(path):
+    out = subprocess.run(["readelf", "-h", str(path)], capture_output=True, text=True,
+                         check=True).stdout
+    return {k.strip(): v.strip() for k, _, v in
+            (line.partition(":") for line in out.splitlines()) if v}
+
+
+@pytest.mark.skipif(shutil.which("readelf") is None, reason="needs binutils")
+def test_aarch64_object_and_refusal(tmp_path):
+    cf = compiler.compile(F.smooth, "f64[?]", target="aarch64-linux-gnu")
+    assert cf.target == "aarch64-linux-gnu"
+    with pytest.raises(RuntimeError, match="compiled for target 'aarch64-linux-gnu'"):
+        cf(np.ones(3))
+    cf.save(tmp_path / "a.grafo")
+    art = runtime.artifact.read(tmp_path / "a.grafo")
+    member = art.manifest["native"]["member"]
+    (tmp_path / "lib").mkdir()
+    (tmp_path / member).write_bytes(art.members[member])
+    header = readelf(tmp_path / member)
+    assert header["Machine"] == "AArch64"
+    assert art.manifest["target"]["triple"] == "aarch64-unknown-linux-gnu"
+    if art.manifest["native"]["kind"] == "object":
+        assert header["Type"].startswith("REL") and "link it with" in art.manifest["native"]["note"]
+    with pytest.raises(runtime.TargetMismatchError, match="aarch64.*cannot run on this x86_64"):
+        runtime.load(tmp_path / "a.grafo")
+
+
+@pytest.mark.skipif(shutil.which("readelf") is None, reason="needs binutils")
+@pytest.mark.parametrize("level", ["x86-64-v2", "x86-64-v3", "x86-64-v4"])
+def test_x86_levels(level, tmp_path, same):
+    cf = compiler.compile(F.smooth, "f64[?]", target=level)
+    cf.save(tmp_path / "l.grafo")
+    art = runtime.artifact.read(tmp_path / "l.grafo")
+    assert art.manifest["target"]["cpu"] == level
+    assert set(runtime.cpu.X86_LEVELS[level]) == set(art.manifest["target"]["features"])
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib/libgrafo.so").write_bytes(art.members["lib/libgrafo.so"])
+    header = readelf(tmp_path / "lib/libgrafo.so")
+    assert header["Machine"] == "Advanced Micro Devices X86-64" and header["Type"].startswith("DYN")
+    if runtime.cpu.missing_features(art.manifest["target"]["triple"],
+                                    art.manifest["target"]["features"]):
+        with pytest.raises(runtime.MissingCPUFeaturesError):
+            runtime.load(tmp_path / "l.grafo")
+    else:
+        x = np.random.default_rng(2).random(100)
+        same(runtime.load(tmp_path / "l.grafo")(x), F.smooth(x))
+
+
+def test_unknown_target():
+    with pytest.raises(ValueError, match="unknown target 'sparc'"):
+        compiler.compile(F.smooth, "f64[?]", target="sparc")
+
+
+# CLI -------------------------------------------------------------------------------------------
+
+def test_cli_compile_and_run(tmp_path, capsys, same):
+    src = os.path.join(TESTS, "aot_functions.py")
+    out = tmp_path / "a.grafo"
+    assert main(["compile", f"{src}:affine", "--signature", "f32[?], f32[?]",
+                 "-o", str(out)]) == 0
+    a = np.arange(4, dtype=np.float32)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", a * 3)
+    assert main(["run", str(out), "--input", str(tmp_path / "a.npy"), str(tmp_path / "b.npy"),
+                 "--output", str(tmp_path / "y.npy")]) == 0
+    same(np.load(tmp_path / "y.npy"), F.affine(a, a * 3))
+    assert main(["run", str(out), "--input", str(tmp_path / "a.npy"),
+                 str(tmp_path / "a.npy")]) == 0
+    assert "[0. 3. 6. 9.]" in capsys.readouterr().out
+
+
+def test_cli_run_reports_errors(tmp_path, capsys):
+    src = os.path.join(TESTS, "aot_functions.py")
+    out = tmp_path / "d.grafo"
+    assert main(["compile", f"{src}:dot_at", "--signature", "f32[?], f32[?]",
+                 "-o", str(out), "--target", "x86-64-v2"]) == 0
+    np.save(tmp_path / "x.npy", np.ones(2, np.float32))
+    x = str(tmp_path / "x.npy")
+    assert main(["run", str(out), "--input", x, x]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("IndexError: index 3 is out of bounds") or "CPU" in err
+    (tmp_path / "junk.grafo").write_text("junk")
+    assert main(["run", str(tmp_path / "junk.grafo"), "--input", x]) == 1
+    assert "not a grafo artifact" in capsys.readouterr().err
+    assert main(["compile", f"{src}:nope", "--signature", "f32", "-o", str(out)]) == 1
+    assert "nope" in capsys.readouterr().err
+
+
+def test_artifact_bytes_are_a_zip_with_fixed_members(artifact):
+    with zipfile.ZipFile(io.BytesIO(artifact.read_bytes())) as zf:
+        names = set(zf.namelist())
+    assert {"manifest.json", "include/grafo.h", "lib/libgrafo.so", "ir/dot_at.optimized.mlir",
+            "ir/dot_at.loops.mlir", "llvm/dot_at.ll"} == names
+    art = runtime.artifact.read(artifact)
+    assert art.manifest["payload"]["sha256"] == payload_digest(art.members)
+    entry = art.entries[0]
+    assert entry["symbol"] == "grafo_dot_at" and entry["params"] == ["x", "y"]
+    assert entry["inputs"][0] == {"name": "x", "dtype": "float32", "shape": [None],
+                                  "contiguous": False}
+    assert [e["kind"] for e in entry["errors"]] == ["ValueError", "IndexError"]
+    assert textwrap.dedent(entry["errors"][1]["source"]).strip().endswith("x[3]")
+    assert "int32_t grafo_dot_at(grafo_memref_1d *x, grafo_memref_1d *y, float *result0, " \
+           "grafo_status *status);" in art.header

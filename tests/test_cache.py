@@ -1,0 +1,95 @@
+"""The on-disk compilation cache: a second process loads instead of compiling, concurrent
+writers never corrupt an entry, damaged entries are compiled again, keys follow the source."""
+
+import json
+import os
+import subprocess
+import sys
+
+import aot_functions as F
+import numpy as np
+
+import compiler
+from compiler import cache
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TESTS)
+
+SCRIPT = """
+import json, sys
+import numpy as np
+import compiler
+import aot_functions as F
+f = compiler.function(F.smooth, cache=True)
+x = np.linspace(0, 1, 50)
+y = f(x)
+cf = f.get_concrete_function(x)
+print(json.dumps({"tracing_count": f.tracing_count, "timings": sorted(cf.timings),
+                  "jit": "compiler.backend.llvm.jit" in sys.modules,
+                  "ok": bool(np.allclose(y, F.smooth(x)))}))
+"""
+
+
+def run_script(cache_dir):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, TESTS]),
+           "GRAFO_CACHE_DIR": str(cache_dir)}
+    return subprocess.Popen([sys.executable, "-c", SCRIPT], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def result(proc):
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    return json.loads(out.splitlines()[-1])
+
+
+def test_second_process_loads_from_cache(tmp_path):
+    first = result(run_script(tmp_path))
+    assert first == {"tracing_count": 1, "timings": ["frontend", "llvm", "loops", "optimized"],
+                     "jit": True, "ok": True}
+    entries = [p for p in os.listdir(tmp_path) if p.endswith(".grafo")]
+    assert len(entries) == 1 and entries[0].startswith("smooth-")
+    second = result(run_script(tmp_path))
+    assert second == {"tracing_count": 0, "timings": ["load"], "jit": False, "ok": True}
+
+
+def test_concurrent_writers(tmp_path):
+    procs = [run_script(tmp_path) for _ in range(6)]
+    assert all(result(p)["ok"] for p in procs)
+    assert [p for p in os.listdir(tmp_path)] == [p for p in os.listdir(tmp_path)
+                                                 if p.endswith(".grafo")]
+    assert len(os.listdir(tmp_path)) == 1
+    assert result(run_script(tmp_path))["tracing_count"] == 0
+
+
+def test_damaged_entry_is_compiled_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAFO_CACHE_DIR", str(tmp_path))
+    x = np.linspace(0, 1, 5)
+    compiler.function(F.smooth, cache=True)(x)
+    (entry,) = tmp_path.iterdir()
+    entry.write_bytes(entry.read_bytes()[:100])
+    f = compiler.function(F.smooth, cache=True)
+    np.testing.assert_allclose(f(x), F.smooth(x))
+    assert f.tracing_count == 1
+    g = compiler.function(F.smooth, cache=True)
+    g(x)
+    assert g.tracing_count == 0
+
+
+def test_key_follows_sources_globals_and_signature(monkeypatch):
+    args = [compiler.TensorSpec((None,), "float64").to_type()]
+    base = cache.key(F.smooth, ["x"], args, None)
+    assert base == cache.key(F.smooth, ["x"], args, None)
+    assert base != cache.key(F.smooth, ["x"], [compiler.TensorSpec((3,), "float64").to_type()],
+                             None)
+    assert base != cache.key(F.smooth, ["x"], args, "canonicalize")
+    monkeypatch.setattr(F, "SCALE", 3.0)   # read by the callee helper
+    assert base != cache.key(F.smooth, ["x"], args, None)
+
+
+def test_uncacheable_function_still_compiles(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAFO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(F, "SCALE", object())
+    assert cache.key(F.smooth, ["x"], [], None) is None
+    f = compiler.function(F.affine, cache=True)
+    np.testing.assert_allclose(f(np.ones(2), np.ones(2)), F.affine(np.ones(2), np.ones(2)))
