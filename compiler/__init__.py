@@ -1,7 +1,8 @@
 """grafo's compiler: NumPy-style Python functions to native code.
 
 Public API (see ``api.py``): ``function``, ``compile``, ``Function``, ``ConcreteFunction``,
-``TensorSpec``, ``run_functions_eagerly``, ``CompileError``, ``SignatureError``.
+``TensorSpec``, ``run_functions_eagerly``, ``save``, ``set_num_threads``, ``get_num_threads``,
+``CompileError``, ``SignatureError``; ``print`` and ``Variable`` (``effects.py``).
 """
 
 from .api import (
@@ -10,12 +11,17 @@ from .api import (
     compile,
     function,
     functions_run_eagerly,
+    get_num_threads,
     run_functions_eagerly,
+    save,
+    set_num_threads,
 )
+from .effects import Variable, print  # noqa: A004
 from .errors import CompileError
 from .signature import SignatureError, TensorSpec
 
 __version__ = "0.1.0"
 
 __all__ = ["ConcreteFunction", "CompileError", "Function", "SignatureError", "TensorSpec",
-           "compile", "function", "functions_run_eagerly", "run_functions_eagerly"]
+           "Variable", "compile", "function", "functions_run_eagerly", "get_num_threads",
+           "print", "run_functions_eagerly", "save", "set_num_threads"]

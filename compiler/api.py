@@ -1,5 +1,5 @@
 """The public API: ``function``, ``compile``, ``Function``, ``ConcreteFunction``,
-``run_functions_eagerly``.
+``run_functions_eagerly``, ``set_num_threads``/``get_num_threads``.
 
 Semantics follow ``tf.function``: a ``Function`` is polymorphic and makes one *concrete
 function* (a specialization) per input signature — array dtype and shape, NumPy scalar dtype,
@@ -15,8 +15,12 @@ import warnings
 
 import numpy as np
 
+from runtime.parallel import get_num_threads, set_num_threads  # noqa: F401 (re-exported)
+
 from . import types as T
+from .errors import CompileError
 from .frontend import Constant
+from .frontend.variables import find_variables
 from .pipeline import compile_function
 from .signature import TensorSpec, to_specs, type_text
 
@@ -36,19 +40,33 @@ def functions_run_eagerly() -> bool:
 
 
 _PY_SCALARS = (bool, int, float)
+RETRACE_WARNING = 5  # consecutive compiling calls after which a Function warns (once)
 
 
 def _arg_spec(value):
     """The specialization key part and the IR argument type/constant for one argument."""
-    if isinstance(value, np.ndarray):
-        el = T.from_dtype(value.dtype)
+    if isinstance(value, (np.ndarray, np.generic)):
+        try:
+            el = T.from_dtype(value.dtype)
+        except TypeError as e:
+            raise CompileError(str(e), hint="cast the argument with .astype(np.float32) or "
+                                            "another supported dtype") from None
+        if isinstance(value, np.generic):
+            return ("s", value.dtype), el
         return ("a", value.dtype, value.shape), T.TensorType(value.shape, el)
-    if isinstance(value, np.generic):
-        return ("s", value.dtype), T.from_dtype(value.dtype)
     if isinstance(value, _PY_SCALARS) or value is None:
         return ("c", type(value), value), Constant(value)
     raise TypeError(f"unsupported argument of type {type(value).__name__}: pass NumPy arrays, "
                     f"NumPy scalars or Python bool/int/float")
+
+
+def _dispatch_key(args):
+    """A key that identifies the specialization of ``args`` without building IR types:
+    dtype and shape of arrays, the type of NumPy scalars (their values are run-time data), the
+    type and value of Python scalars (compile-time constants); unhashable when an argument
+    is."""
+    return tuple([(a.dtype, a.shape) if type(a) is np.ndarray
+                  else (type(a),) if isinstance(a, np.generic) else (type(a), a) for a in args])
 
 
 class ConcreteFunction:
@@ -58,8 +76,12 @@ class ConcreteFunction:
     Python-scalar constants of the specialization may be passed too and must equal the
     traced values). Attributes: ``signature`` (signature string), ``ir`` (optimized IR text),
     ``ir_stages`` (IR text after each stage: "frontend", "optimized", "loops"), ``llvm_ir``,
-    ``asm``, ``python_function``, ``arg_names``. Raises TypeError for arguments of another
-    dtype or shape, and the Python exception a run-time check names (IndexError ...).
+    ``asm``, ``python_function``, ``arg_names``, ``target``, ``variables`` (the
+    ``compiler.Variable`` s it reads and updates: hidden trailing arguments of its native
+    entry, passed from the Variables on every call). Raises TypeError for arguments
+    of another dtype or shape, and the Python exception a run-time check names (IndexError
+    ...); RuntimeError when compiled for another target (save it and load it there instead).
+    Pickles as its artifact bytes (see ``save``), not its source.
     """
 
     def __init__(self, python_function, params: list, args: list, compiled):
@@ -68,7 +90,11 @@ class ConcreteFunction:
         self._args = args
         self._compiled = compiled
         self._runtime_positions = [i for i, a in enumerate(args) if not isinstance(a, Constant)]
+        self.variables = find_variables(python_function)
         self._call = compiled.callable
+        if self.variables:
+            native, variables = compiled.callable, self.variables
+            self._call = lambda *a: native(*a, *[v._value for v in variables])
 
     @property
     def name(self) -> str:
@@ -105,7 +131,7 @@ class ConcreteFunction:
 
     def pretty_signature(self) -> str:
         parts = []
-        for name, a in zip(self._params, self._args):
+        for name, a in zip(self._params, self._args, strict=False):
             parts.append(f"{name}={a.value!r}" if isinstance(a, Constant)
                          else f"{name}: {type_text(a)}")
         res = ", ".join(type_text(t) for t in self._compiled.result_types)
@@ -113,9 +139,31 @@ class ConcreteFunction:
             res = f"({res})"
         return f"{self.name}({', '.join(parts)}) -> {res}"
 
+    @property
+    def target(self) -> str:
+        """The target it was compiled for: "cpu" (this machine), an x86-64 level or a triple."""
+        target = getattr(self._compiled.native, "target", None)
+        return "cpu" if target is None else target.name
+
+    def save(self, path) -> None:
+        """Write an ahead-of-time artifact to ``path`` (one zip file: manifest, IR text,
+        shared library, C header) that ``runtime.load(path)`` runs without the compiler;
+        see ``compiler.save``. Raises RuntimeError when linking the library fails, OSError
+        when ``path`` cannot be written."""
+        from .aot.builder import save
+        save(path, [self])
+
+    def __getstate__(self) -> dict:
+        from .aot.pickling import concrete_state
+        return concrete_state(self)
+
+    def __setstate__(self, state: dict) -> None:
+        from .aot.pickling import concrete_init_args
+        self.__init__(*concrete_init_args(state))
+
     def __call__(self, *args):
         if len(args) == len(self._args) and len(args) != len(self._runtime_positions):
-            for a, spec in zip(args, self._args):
+            for a, spec in zip(args, self._args, strict=False):
                 if isinstance(spec, Constant) and a != spec.value:
                     raise TypeError(f"{self.name}: this concrete function was traced with "
                                     f"{spec.value!r}, received {a!r}")
@@ -125,12 +173,18 @@ class ConcreteFunction:
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self.pretty_signature()}>"
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's rich display: the optimized IR's dataflow graph as SVG (``graph.py``),
+        or None when Graphviz is unavailable."""
+        from .graph import svg
+        return svg(self._compiled.modules.get("optimized"))
+
 
 class Function:
     """A polymorphic compiled function (see ``function``)."""
 
     def __init__(self, python_function, input_signature=None, reduce_retracing=False,
-                 pipeline=None):
+                 pipeline=None, cache=False):
         self.python_function = python_function
         self._sig = inspect.signature(python_function)
         self._params = list(self._sig.parameters)
@@ -138,9 +192,13 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._pipeline = pipeline
         self._cache: dict = {}
+        # Cheap per-call key (see _dispatch_key) -> (native callable, run-time positions).
+        self._dispatch: dict = {}
         self._lock = threading.Lock()
         self._tracing_count = 0
+        self._streak, self._last_key, self._changes, self._warned = 0, None, {}, False
         self._pinned = None
+        self._disk_cache = cache
         self.__name__ = python_function.__name__
         self.__doc__ = python_function.__doc__
         self.__wrapped__ = python_function
@@ -158,9 +216,29 @@ class Function:
         return self._pinned
 
     def _trace(self, args) -> ConcreteFunction:
+        if self._disk_cache:
+            from .cache import load_or_compile
+            return load_or_compile(self, args)
+        return self._compile(args)
+
+    def _compile(self, args) -> ConcreteFunction:
         self._tracing_count += 1
         compiled = compile_function(self.python_function, args, self._pipeline)
         return ConcreteFunction(self.python_function, self._params, args, compiled)
+
+    def __getstate__(self) -> dict:
+        from .aot.pickling import FunctionRef
+        state = dict(self.__dict__)
+        del state["_lock"]
+        state["_dispatch"] = {}  # native entry points: rebuilt on first calls after loading
+        state["python_function"] = state["__wrapped__"] = FunctionRef(self.python_function)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.python_function = self.__wrapped__ = state["python_function"].resolve()
+        self._lock = threading.Lock()
+        self._tracing_count = 0   # compilations in this process
 
     def _generalized(self, key, args):
         """With ``reduce_retracing``: a cached specialization whose dims differ only in size
@@ -169,12 +247,12 @@ class Function:
             if len(old_key) != len(key):
                 continue
             merged, new_args, ok = [], [], True
-            for ko, kn, a in zip(old_key, key, args):
+            for ko, kn, a in zip(old_key, key, args, strict=False):
                 if ko == kn:
                     merged.append(kn)
                     new_args.append(a)
                 elif ko[0] == kn[0] == "a" and ko[1] == kn[1] and len(ko[2]) == len(kn[2]):
-                    shape = tuple(d if d == e else None for d, e in zip(ko[2], kn[2]))
+                    shape = tuple(d if d == e else None for d, e in zip(ko[2], kn[2], strict=False))
                     merged.append(("a", kn[1], shape))
                     new_args.append(T.TensorType(shape, a.element))
                 else:
@@ -204,10 +282,13 @@ class Function:
         key = tuple(key)
         cf = self._cache.get(key)
         if cf is not None:
+            if self._streak:
+                self._streak = 0
             return cf
         with self._lock:
             cf = self._cache.get(key)
             if cf is None:
+                count = self._tracing_count
                 if self._reduce_retracing and self._cache:
                     gkey, gtypes = self._generalized(key, types)
                     cf = self._cache.get(gkey) or self._trace(gtypes)
@@ -215,34 +296,66 @@ class Function:
                 else:
                     cf = self._trace(types)
                 self._cache[key] = cf
-                self._warn_if_retracing()
+                if self._tracing_count > count:
+                    self._note_retrace(key)
         return cf
 
-    def _warn_if_retracing(self) -> None:
-        if self._tracing_count == 6:
-            warnings.warn(f"{self.__name__} was compiled for 6 different signatures; each new "
-                          f"argument shape, dtype or Python scalar value compiles again. Pass "
-                          f"changing Python scalars as NumPy scalars or use "
-                          f"reduce_retracing=True / input_signature=[...].", stacklevel=4)
+    def _note_retrace(self, key) -> None:
+        """Count consecutive calls that each compiled; warn once after ``RETRACE_WARNING`` of
+        them, naming the argument that changed most often."""
+        last, self._last_key = self._last_key, key
+        if last is None or len(last) != len(key):
+            return
+        self._streak += 1
+        if self._streak == 1:
+            self._changes = {}
+        for i, (a, b) in enumerate(zip(last, key, strict=True)):
+            if a != b:
+                self._changes[i] = self._changes.get(i, 0) + 1
+        if self._streak < RETRACE_WARNING or self._warned or not self._changes:
+            return
+        self._warned = True
+        i = max(self._changes, key=self._changes.get)
+        a, b = last[i], key[i]
+        what = ("value" if b[0] == "c" else "shape" if a[0] == b[0] == "a" and a[1] == b[1]
+                else "dtype/shape")
+        advice = ("pass it as a NumPy scalar (e.g. np.int64(n))" if b[0] == "c" else
+                  "use reduce_retracing=True or an input_signature with '?' dims")
+        warnings.warn(f"{self.__name__}: argument '{self._params[i]}' changed {what} in "
+                      f"{self._streak} consecutive calls, each compiling a new "
+                      f"specialization; {advice}", stacklevel=4)
 
     def __call__(self, *args, **kwargs):
         if _eager:
             return self.python_function(*args, **kwargs)
         if self._input_signature is not None:
             return self._call_pinned(self._bind(args, kwargs))
+        key = None
+        if not kwargs:
+            key = _dispatch_key(args)
+            try:
+                hit = self._dispatch.get(key)
+            except TypeError:  # an unhashable Python argument: take the general path
+                hit = key = None
+            if hit is not None:
+                call, positions = hit
+                return call(*args) if positions is None else call(*[args[i] for i in positions])
         values = self._bind(args, kwargs)
         cf = self._concrete_for(values)
-        return cf._call(*[values[i] for i in cf._runtime_positions])
+        positions = cf._runtime_positions
+        if key is not None and len(args) == len(values):
+            self._dispatch[key] = (cf._call, None if len(positions) == len(args) else positions)
+        return cf._call(*[values[i] for i in positions])
 
     def _call_pinned(self, values):
         specs = self._input_signature
         if len(values) != len(specs):
             raise TypeError(f"{self.__name__} takes {len(specs)} arguments per its "
                             f"input_signature, received {len(values)}")
-        for i, (v, s) in enumerate(zip(values, specs)):
+        for i, (v, s) in enumerate(zip(values, specs, strict=False)):
             ok = (isinstance(v, np.ndarray) and s.shape is not None and v.dtype == s.dtype
                   and v.ndim == len(s.shape)
-                  and all(d is None or d == e for d, e in zip(s.shape, v.shape))) or (
+                  and all(d is None or d == e for d, e in zip(s.shape, v.shape, strict=False))) or (
                 s.shape is None and isinstance(v, (np.generic, *_PY_SCALARS))
                 and not isinstance(v, np.ndarray))
             if not ok:
@@ -278,22 +391,31 @@ class Function:
         return f"<compiler.Function {self.__name__}>"
 
 
-def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=None):
+def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=None,
+             cache=False):
     """Decorator: compile ``fn`` lazily, once per input signature (see ``Function``).
 
     ``input_signature`` (a signature string or TensorSpecs) pins one signature and rejects
     other inputs with a TypeError; ``reduce_retracing`` turns a changing dimension into a
-    dynamic one instead of compiling again; ``pipeline`` overrides the pass pipeline."""
+    dynamic one instead of compiling again; ``pipeline`` overrides the pass pipeline;
+    ``cache=True`` keeps compiled code on disk (``GRAFO_CACHE_DIR``, default
+    ``~/.cache/grafo``) so that other processes skip compilation (see ``compiler/cache.py``).
+    The Function pickles with the artifacts of its compiled signatures, not its source."""
     def wrap(f):
-        return Function(f, input_signature, reduce_retracing, pipeline)
+        return Function(f, input_signature, reduce_retracing, pipeline, cache)
     return wrap if fn is None else wrap(fn)
 
 
-def compile(fn, signature, pipeline=None) -> ConcreteFunction:  # noqa: A001 - public name
+def compile(fn, signature, pipeline=None, target="cpu") -> ConcreteFunction:  # noqa: A001
     """Compile ``fn`` (a Python function or ``Function``) for one signature now.
 
-    ``signature``: a string such as ``"f32[?,4], i64"`` or a list of TensorSpec. Raises
-    SignatureError for a malformed string and CompileError for unsupported code."""
+    ``signature``: a string such as ``"f32[?,4], i64"`` or a list of TensorSpec. ``target``:
+    "cpu" (this machine, callable), an x86-64 level ("x86-64-v2" .. "x86-64-v4") or a Linux
+    triple ("aarch64-linux-gnu"): code for those can be saved (``.save``) but not called
+    here. Raises SignatureError for a malformed string, CompileError for unsupported code,
+    ValueError for an unknown target."""
+    from .aot.targets import resolve
+    target = resolve(target)
     if isinstance(fn, Function):
         fn = fn.python_function
     specs = to_specs(signature)
@@ -302,4 +424,21 @@ def compile(fn, signature, pipeline=None) -> ConcreteFunction:  # noqa: A001 - p
         raise TypeError(f"{fn.__name__} takes {len(params)} arguments, the signature gives "
                         f"{len(specs)}")
     args = [s.to_type() for s in specs]
-    return ConcreteFunction(fn, params, args, compile_function(fn, args, pipeline))
+    backend = None
+    if not target.is_host:
+        from .aot.cross import cross_compile
+        backend = cross_compile(target)
+    return ConcreteFunction(fn, params, args, compile_function(fn, args, pipeline, backend))
+
+
+def save(path, functions) -> None:
+    """Write one ahead-of-time artifact holding several ConcreteFunctions to ``path``.
+
+    ``functions``: a ConcreteFunction, a list of them (entries named after the Python
+    functions, ``f``, ``f_2``, ... when repeated) or a dict {entry name: ConcreteFunction}
+    (names must be C identifiers); all compiled for one target. The C symbol of entry ``n``
+    is ``grafo_n``. ``runtime.load(path)`` returns the callable, or a mapping by entry name
+    when there are several. Raises ValueError for mixed targets or bad names, RuntimeError
+    when linking fails, OSError when ``path`` cannot be written."""
+    from .aot.builder import save as save_artifact
+    save_artifact(path, functions)

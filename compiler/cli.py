@@ -1,5 +1,14 @@
 """The ``grafo`` command line: one subcommand per tool, in the style of ``mlir-opt``.
 
+- ``grafo opt FILE``: parse, verify, run passes, print (below);
+- ``grafo translate FILE --to=llvm|asm|ptx``: IR text to LLVM IR or host assembly (tensor-level
+  IR is lowered to loops first);
+- ``grafo ir MODULE.py:FUNC --signature SIG [--stage S]``: a Python function's IR at a stage;
+- ``grafo graph MODULE.py:FUNC --signature SIG [--stage S] -o OUT``: its dataflow graph.
+- ``grafo compile MODULE.py:FUNC --signature SIG -o OUT.grafo [--target T]``: an
+  ahead-of-time artifact; ``grafo run OUT.grafo [--entry NAME] --input X.npy ... --output
+  Y.npy ...``: call it with the runtime only.
+
 ``grafo opt FILE|- --pass-pipeline=canonicalize,cse,dce`` parses IR text, verifies it, runs the
 pipeline and prints the result to stdout. Options follow ``mlir-opt``:
 
@@ -10,8 +19,10 @@ pipeline and prints the result to stdout. Options follow ``mlir-opt``:
   is processed on its own, the outputs are separated the same way, and line numbers in errors
   refer to the whole file.
 
-Faults in the input (malformed IR, invalid IR, unknown pass, unreadable file) print one line,
-``file:line:col: error: ...`` where a position is known, on stderr and exit with status 1.
+Faults in the input (malformed IR, invalid IR, unknown pass, unreadable file, a file without
+the function, a malformed signature) print one line, ``file:line:col: error: ...`` where a
+position is known, on stderr and exit with status 1; a ``CompileError`` prints its message
+with the source line. Usage errors exit with status 2 (argparse).
 
 Each subcommand is a pair of functions: ``add_<name>(subparsers)`` declares its arguments and
 ``run_<name>(args) -> int`` does the work; ``SUBCOMMANDS`` lists the ``add_`` functions.
@@ -20,6 +31,7 @@ Each subcommand is a pair of functions: ``add_<name>(subparsers)`` declares its 
 from __future__ import annotations
 
 import argparse
+import inspect
 import re
 import sys
 
@@ -94,9 +106,7 @@ def _opt_one(text: str, filename: str, pm) -> str:
     except IRParseError as e:
         raise CommandError(_first_line(e)) from None
     except VerifyError as e:
-        if e.op.loc.line <= 0:
-            raise CommandError(f"{filename}: error: '{e.op.name}' op {e.message}") from None
-        raise CommandError(_first_line(e)) from None
+        raise CommandError(_verify_message(e, filename)) from None
     return print_op(module)
 
 
@@ -123,9 +133,317 @@ def run_opt(args) -> int:
     return 1 if failed else 0
 
 
+# grafo translate -------------------------------------------------------------------------------
+
+TARGETS = ("llvm", "asm", "ptx")
+
+
+def add_translate(subparsers) -> None:
+    p = subparsers.add_parser(
+        "translate", help="translate IR text to LLVM IR or host assembly (like mlir-translate)",
+        description="Parse and verify IR text; tensor-level IR (np ops, tensor types) is "
+                    "first lowered to loops with fusion; then print the optimized LLVM IR "
+                    "(--to=llvm) or the host assembly (--to=asm) of the CPU backend.")
+    p.add_argument("input", metavar="FILE", help="IR text file, or - for stdin")
+    p.add_argument("--to", required=True, choices=TARGETS,
+                   help="output: llvm (LLVM IR after O3), asm (host assembly), ptx (NVIDIA)")
+    p.set_defaults(run=run_translate)
+
+
+def _is_tensor_level(module) -> bool:
+    from .types import TensorType
+    for op in module.walk():
+        if op.name.startswith("np."):
+            return True
+        if any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
+            return True
+        for region in op.regions:
+            for block in region.blocks:
+                if any(isinstance(a.type, TensorType) for a in block.args):
+                    return True
+    return False
+
+
+def _parse_verified(text: str, filename: str):
+    from .ir.parser import IRParseError, parse
+    from .ir.verifier import VerifyError, verify
+    try:
+        module = parse(text, filename)
+        verify(module)
+    except IRParseError as e:
+        raise CommandError(_first_line(e)) from None
+    except VerifyError as e:
+        raise CommandError(_verify_message(e, filename)) from None
+    return module
+
+
+def _verify_message(e, filename: str) -> str:
+    if e.op.loc.line <= 0:
+        return f"{filename}: {_first_line(e)}"
+    return _first_line(e)
+
+
+def run_translate(args) -> int:
+    text, filename = read_input(args.input)
+    module = _parse_verified(text, filename)
+    if module.name != "builtin.module":
+        raise CommandError(f"{filename}: error: expected a 'builtin.module', got '{module.name}'")
+    try:
+        if _is_tensor_level(module):
+            from .lowering import lower_to_loops
+            from .pipeline import optimize
+            module = optimize(lower_to_loops(module))
+        if args.to == "ptx":
+            sys.stdout.write(_ptx(module))
+            return 0
+        from .backend.llvm import compile_module
+        compiled = compile_module(module)
+        sys.stdout.write(compiled.llvm_ir if args.to == "llvm" else compiled.asm)
+    except CommandError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a compiler fault is reported, not a traceback
+        raise CommandError(f"{filename}: error: cannot translate to {args.to}: "
+                           f"{type(e).__name__}: {_first_line(e)}") from None
+    return 0
+
+
+def _ptx(module) -> str:
+    import importlib
+    import importlib.util
+    if importlib.util.find_spec("compiler.backend.ptx") is None:
+        raise CommandError("error: the PTX backend is not available yet")
+    ptx = importlib.import_module("compiler.backend.ptx")
+    return ptx.compile_module(module).ptx
+
+
+# grafo ir / grafo graph ------------------------------------------------------------------------
+
+def _function_spec(text: str) -> tuple[str, str]:
+    path, sep, name = text.rpartition(":")
+    if not sep or not path or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected MODULE.py:FUNC, got '{text}'")
+    return path, name
+
+
+def _add_function_arguments(p) -> None:
+    from .pipeline import IR_STAGES
+    p.add_argument("function", metavar="MODULE.py:FUNC", type=_function_spec,
+                   help="a Python file and the name of a function defined in it")
+    p.add_argument("--signature", required=True, metavar="SIG",
+                   help='argument types, e.g. "f32[?,4], i64" (see README: Signatures)')
+    p.add_argument("--stage", default="optimized", choices=IR_STAGES,
+                   help="the pipeline stage whose IR to use (default: optimized)")
+
+
+def add_ir(subparsers) -> None:
+    p = subparsers.add_parser(
+        "ir", help="print the IR of a Python function at one pipeline stage",
+        description="Import MODULE.py by path, compile FUNC for --signature and print the IR "
+                    "of --stage: frontend (tensor level, as converted from Python), optimized "
+                    "(after canonicalize,cse,dce) or loops (after lowering and fusion).")
+    _add_function_arguments(p)
+    p.set_defaults(run=run_ir)
+
+
+def add_graph(subparsers) -> None:
+    from .graph import FORMATS
+    p = subparsers.add_parser(
+        "graph", help="draw the dataflow graph of a Python function (needs grafo[graph])",
+        description="Compile FUNC of MODULE.py for --signature and draw the IR of --stage as "
+                    "a dataflow graph: ops are nodes, values are edges labelled with their "
+                    "types, regions are clusters. The output's extension picks the format; "
+                    ".dot needs only the graphviz Python package, images also need Graphviz's "
+                    "'dot' program.")
+    _add_function_arguments(p)
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help=f"output file: {', '.join('.' + f for f in FORMATS)}")
+    p.set_defaults(run=run_graph)
+
+
+def load_function(path: str, name: str):
+    """The Python function ``name`` of the file ``path``, imported as a module by path (its
+    directory is on ``sys.path`` while it is imported). A ``compiler.Function`` gives its
+    Python function. Raises CommandError when the file cannot be imported or lacks ``name``."""
+    import importlib.util
+    import os
+    if not os.path.isfile(path):
+        raise CommandError(f"error: cannot read '{path}': No such file")
+    module_name = "grafo_user_" + "".join(c if c.isalnum() else "_"
+                                          for c in os.path.abspath(path))
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise CommandError(f"error: cannot import '{path}': not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    directory = os.path.dirname(os.path.abspath(path))
+    sys.path.insert(0, directory)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # noqa: BLE001 - any fault of the user's file is one line
+        sys.modules.pop(module_name, None)
+        raise CommandError(f"error: cannot import '{path}': {type(e).__name__}: "
+                           f"{_first_line(e)}") from None
+    finally:
+        sys.path.remove(directory)
+    fn = getattr(module, name, None)
+    fn = getattr(fn, "python_function", fn)
+    if fn is None:
+        raise CommandError(f"error: '{path}' defines no function '{name}'")
+    if not inspect.isfunction(fn):
+        raise CommandError(f"error: '{name}' in '{path}' is a {type(fn).__name__}, "
+                           f"not a function")
+    return fn
+
+
+def _stage_module(args):
+    from .errors import CompileError
+    from .ir.verifier import VerifyError
+    from .pipeline import stage_module
+    from .signature import SignatureError, to_specs
+    path, name = args.function
+    fn = load_function(path, name)
+    try:
+        specs = to_specs(args.signature)
+    except SignatureError as e:
+        raise CommandError(f"error: --signature '{args.signature}': {_first_line(e)}") from None
+    params = list(inspect.signature(fn).parameters)
+    if len(specs) != len(params):
+        raise CommandError(f"error: {name} takes {len(params)} argument(s), --signature gives "
+                           f"{len(specs)}")
+    try:
+        return stage_module(fn, [s.to_type() for s in specs], args.stage)
+    except CompileError as e:
+        raise CommandError(str(e)) from None
+    except VerifyError as e:
+        raise CommandError(f"{_first_line(e)} (a grafo bug: the IR of stage "
+                           f"'{args.stage}' is invalid)") from None
+    except Exception as e:  # noqa: BLE001 - a compiler fault is reported, not a traceback
+        raise CommandError(f"error: compiling {name} for the '{args.stage}' stage failed: "
+                           f"{type(e).__name__}: {_first_line(e)}") from None
+
+
+def run_ir(args) -> int:
+    from .ir.printer import print_op
+    sys.stdout.write(print_op(_stage_module(args)))
+    return 0
+
+
+def run_graph(args) -> int:
+    from .graph import GraphError, write_graph
+    module = _stage_module(args)
+    try:
+        write_graph(module, args.output)
+    except GraphError as e:
+        raise CommandError(f"error: {e}") from None
+    except OSError as e:
+        raise CommandError(f"error: cannot write '{args.output}': "
+                           f"{e.strerror or e}") from None
+    return 0
+
+
+# grafo compile / grafo run --------------------------------------------------------------------
+
+def add_compile(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compile", help="compile a Python function to an ahead-of-time artifact",
+        description="Import MODULE.py by path, compile FUNC for --signature and --target and "
+                    "write one artifact (manifest, IR, shared library, C header) that "
+                    "'grafo run', runtime.load or a C program can use without the compiler.")
+    p.add_argument("function", metavar="MODULE.py:FUNC", type=_function_spec,
+                   help="a Python file and the name of a function defined in it")
+    p.add_argument("--signature", required=True, metavar="SIG",
+                   help='argument types, e.g. "f32[?,4], i64" (see README: Signatures)')
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="artifact file to write")
+    p.add_argument("--target", default="cpu",
+                   help="cpu (this machine, default), x86-64-v2 .. x86-64-v4, or a Linux triple "
+                        "such as aarch64-linux-gnu")
+    p.set_defaults(run=run_compile)
+
+
+def run_compile(args) -> int:
+    from .api import compile as compile_function
+    from .errors import CompileError
+    from .signature import SignatureError
+    path, name = args.function
+    fn = load_function(path, name)
+    try:
+        cf = compile_function(fn, args.signature, target=args.target)
+    except CompileError as e:
+        raise CommandError(str(e)) from None
+    except (SignatureError, TypeError, ValueError) as e:
+        raise CommandError(f"error: {_first_line(e)}") from None
+    try:
+        cf.save(args.output)
+    except OSError as e:
+        raise CommandError(f"error: cannot write '{args.output}': {e.strerror or e}") from None
+    except RuntimeError as e:
+        raise CommandError(f"error: {_first_line(e)}") from None
+    return 0
+
+
+def add_run(subparsers) -> None:
+    p = subparsers.add_parser(
+        "run", help="run an entry point of an artifact on .npy inputs",
+        description="Load an artifact with the runtime, call one entry point with the arrays "
+                    "of the --input .npy files (0-d arrays for scalars), and write each result "
+                    "to the matching --output .npy file, or print the results.")
+    p.add_argument("artifact", metavar="ARTIFACT", help="a file written by 'grafo compile'")
+    p.add_argument("--entry", metavar="NAME",
+                   help="the entry point to call (required when the artifact has several)")
+    p.add_argument("--input", nargs="+", action="extend", default=[], metavar="X.npy",
+                   help="one .npy file per run-time argument, in parameter order")
+    p.add_argument("--output", nargs="+", action="extend", default=[], metavar="Y.npy",
+                   help="one .npy file per result (default: print the results)")
+    p.set_defaults(run=run_run)
+
+
+def run_run(args) -> int:
+    import numpy as np
+
+    import runtime
+    try:
+        loaded = runtime.load(args.artifact)
+    except (runtime.ArtifactError, OSError) as e:
+        raise CommandError(f"error: {_first_line(e)}") from None
+    if isinstance(loaded, runtime.Library):
+        if args.entry is None:
+            raise CommandError(f"error: '{args.artifact}' has several entry points "
+                               f"({', '.join(loaded)}): choose one with --entry")
+        try:
+            loaded = loaded[args.entry]
+        except KeyError as e:
+            raise CommandError(f"error: {e.args[0]}") from None
+    elif args.entry not in (None, loaded.name):
+        raise CommandError(f"error: '{args.artifact}' has no entry point '{args.entry}' "
+                           f"(has: {loaded.name})")
+    try:
+        inputs = [np.load(path, allow_pickle=False) for path in args.input]
+    except (OSError, ValueError) as e:
+        raise CommandError(f"error: cannot read an --input file: {_first_line(e)}") from None
+    try:
+        results = loaded(*inputs)
+    except Exception as e:  # noqa: BLE001 - the function's exception is the command's output
+        print(f"{type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    results = results if isinstance(results, tuple) else () if results is None else (results,)
+    if not args.output:
+        for r in results:
+            print(r)
+        return 0
+    if len(args.output) != len(results):
+        raise CommandError(f"error: {loaded.name} returns {len(results)} result(s), "
+                           f"--output gives {len(args.output)} file(s)")
+    for path, r in zip(args.output, results, strict=True):
+        try:
+            np.save(path, np.asarray(r))
+        except OSError as e:
+            raise CommandError(f"error: cannot write '{path}': {e.strerror or e}") from None
+    return 0
+
+
 # entry point -----------------------------------------------------------------------------------
 
-SUBCOMMANDS = [add_opt]
+SUBCOMMANDS = [add_opt, add_translate, add_ir, add_graph, add_compile, add_run]
 
 
 def build_parser() -> argparse.ArgumentParser:

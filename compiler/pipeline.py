@@ -55,13 +55,35 @@ def frontend_ir(fn, args):
     return module
 
 
-def compile_function(fn, args, pipeline: str | None = None) -> CompiledFunction:
+IR_STAGES = ("frontend", "optimized", "loops")
+
+
+def stage_module(fn, args, stage: str = "optimized", pipeline: str | None = None):
+    """The verified IR module of ``fn`` for ``args`` after ``stage`` (one of ``IR_STAGES``),
+    as ``compile_function`` builds it, without generating machine code. Raises CompileError
+    for unsupported code and ValueError for an unknown stage."""
+    if stage not in IR_STAGES:
+        raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(IR_STAGES)}")
+    module = frontend_ir(fn, args)
+    if stage == "frontend":
+        return module
+    module = _verified(optimize(module, pipeline))
+    if stage == "optimized":
+        return module
+    from .lowering import lower_to_loops
+    return _verified(optimize(lower_to_loops(module), pipeline))
+
+
+def compile_function(fn, args, pipeline: str | None = None, backend=None) -> CompiledFunction:
     """Compile ``fn`` for ``args`` (one IR type or ``frontend.Constant`` per parameter).
 
-    Raises CompileError for unsupported code; IR invariants broken by a pass raise
-    VerifyError (a compiler bug)."""
+    ``backend`` turns the loop-level module into a compiled module with ``entry``,
+    ``llvm_ir`` and ``asm`` (default ``backend.llvm.compile_module``, this CPU's JIT; the
+    ``aot`` package gives one per cross-compilation target). Raises CompileError for
+    unsupported code; IR invariants broken by a pass raise VerifyError (a compiler bug)."""
     from .backend.llvm import compile_module
     from .lowering import lower_to_loops
+    backend = backend or compile_module
 
     timings, stages, modules = {}, {}, {}
 
@@ -82,7 +104,7 @@ def compile_function(fn, args, pipeline: str | None = None) -> CompiledFunction:
     optimized = stage("optimized", lambda: _verified(optimize(module.clone(), pipeline)))
     loops = stage("loops", lambda: _verified(optimize(lower_to_loops(optimized.clone()),
                                                       pipeline)))
-    native = stage("llvm", lambda: compile_module(loops))
+    native = stage("llvm", lambda: backend(loops))
     entry = native.entry(func.sym_name, list(func.function_type.inputs), result_types)
     if result_tuple and len(result_types) == 1:
         single = entry

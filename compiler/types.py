@@ -159,7 +159,7 @@ def from_dtype(dtype) -> Type:
     try:
         return _BY_DTYPE[dt]
     except KeyError:
-        raise TypeError(f"dtype {dt} is not supported (supported: bool, int8..int64, "
+        raise TypeError(f"{dt} is not supported yet (supported dtypes: bool, int8..int64, "
                         f"uint8..uint64, float32, float64)") from None
 
 

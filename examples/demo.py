@@ -12,8 +12,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import compiler  # noqa: E402
 import kernels as K  # noqa: E402
+
+import compiler  # noqa: E402
 
 
 def cases():

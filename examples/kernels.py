@@ -4,7 +4,6 @@ unchanged and compare the results with NumPy running the same functions."""
 
 import numpy as np
 
-
 # --- TensorFlow guide examples ------------------------------------------------------------
 
 def a_regular_function(x, y, b):

@@ -127,15 +127,15 @@ class NativeFunction:
         status = _STATUS()
         rc = self._cfunc(*cargs, *[s[0] for s in slots], status)
         if rc:
-            raise self._error(rc, status)
+            raise self._error(rc, status[1:])
         seen: dict = {}
         out = tuple(s[1](s[0], seen) for s in slots)
         if len(out) == 1:
             return out[0]
         return out if out else None
 
-    def _error(self, rc: int, status) -> Exception:
-        params = list(status[1:])
+    def _error(self, rc: int, params: list) -> Exception:
+        """The exception of status code ``rc`` with message parameters ``params``."""
         if rc == OUT_OF_MEMORY:
             return MemoryError(f"{self.name}: cannot allocate a buffer of {params[0]} bytes")
         if not 0 < rc <= len(self.errors):
@@ -145,6 +145,12 @@ class NativeFunction:
         if not (isinstance(cls, type) and issubclass(cls, Exception)):
             cls = RuntimeError
         return cls(message.format(*params) + _where(loc))
+
+
+def raise_status(function: NativeFunction, code: int, *params: int):
+    """Raise the exception ``function`` raises for status ``code`` and ``params`` (for entry
+    points generated outside this module: ``runtime.fastcall``)."""
+    raise function._error(code, list(params))
 
 
 def _where(loc) -> str:

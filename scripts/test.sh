@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install -q ".[test]"
+bash scripts/install-test-deps.sh
 python3 -m pytest -q -p no:cacheprovider tests "$@"

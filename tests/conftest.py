@@ -13,7 +13,7 @@ def assert_same(got, want, rtol=None, atol=None):
     floats within ``rtol`` when given, else a float32/float64 default)."""
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want), (got, want)
-        for g, w in zip(got, want):
+        for g, w in zip(got, want, strict=False):
             assert_same(g, w, rtol, atol)
         return
     if isinstance(want, np.ndarray):

@@ -182,11 +182,11 @@ def test_func_call_results_and_error_propagation():
 
 def test_entry_symbol_that_shadows_a_libm_function():
     from compiler.dialects import math as m
-    mod = elementwise("tanh", T.f64, T.f64, m.TanhOp, n_in=1)
+    mod = elementwise("sinh", T.f64, T.f64, m.SinhOp, n_in=1)
     cm = compile_module(mod)
-    assert cm.symbols["tanh"] != "tanh"
+    assert cm.symbols["sinh"] != "sinh"
     x = np.linspace(-2, 2, 9)
-    np.testing.assert_allclose(cm.entry("tanh")(x), np.tanh(x), rtol=1e-15)
+    np.testing.assert_allclose(cm.entry("sinh")(x), np.sinh(x), rtol=1e-15)
 
 
 def test_contiguous_f32_add_is_vectorized():
@@ -198,7 +198,7 @@ def test_contiguous_f32_add_is_vectorized():
 def test_concurrent_calls_are_independent_and_release_the_gil():
     import ctypes
     f = compile_module(elementwise("add", T.f64, T.f64, arith.AddfOp)).entry("add")
-    assert not f._cfunc._flags_ & ctypes._FUNCFLAG_PYTHONAPI   # ctypes drops the GIL
+    assert not f.__self__._cfunc._flags_ & ctypes._FUNCFLAG_PYTHONAPI   # ctypes drops the GIL
     a = np.arange(2_000_000.0)
     results = {}
 

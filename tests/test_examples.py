@@ -1,5 +1,6 @@
 """The TensorFlow guide examples and real kernels, compiled unchanged, against NumPy."""
 
+import kernels as K
 import numpy as np
 import pytest
 from conftest import assert_same
@@ -8,7 +9,6 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import compiler
-import kernels as K
 
 finite32 = st.floats(-100, 100, width=32)
 

@@ -16,6 +16,7 @@ from hypothesis.extra import numpy as hnp
 from compiler import types as T
 from compiler.dialects import arith, func, grafo, scf
 from compiler.dialects import np as npd
+from compiler.ir.attributes import SymbolRefAttr
 from compiler.ir.builder import Builder
 from compiler.ir.core import Location
 from compiler.ir.opdef import ConstantLike
@@ -530,7 +531,11 @@ def test_dce_keeps_side_effects():
     v = b.create(npd.ExpOp, [b.create(memref.LoadOp, [m, i]).result]).result
     b.create(memref.StoreOp, [v, m, i])
     b.create(grafo.CheckOp, [ok], {"kind": "IndexError", "message": "out of range"})
-    b.insert(func.CallOp([], [T.f32], {"callee": "g"}))
+    g = func.FuncOp.create("g", T.FunctionType((), (T.f32,)))
+    module.body.append(g)
+    gb = Builder(g.body)
+    ret(gb, const(gb, 1.0, T.f32))
+    b.insert(func.CallOp([], [T.f32], {"callee": SymbolRefAttr("g")}))
     b.insert(memref.AllocOp([], [mt]))
     ret(b)
     run(module, "dce")

@@ -21,15 +21,6 @@ CASES_FILE = os.path.join(HERE, "..", "..", "shared", "cases", "semantics.py")
 NOT_YET = {
     "floordiv_mod_signs_py_int": "returning nested tuples",
     "range_over_uint64_bounds": "a variable that is None before a loop",
-    "around_huge_decimals_overflow": "np.around",
-    "argmax_trailing_nan": "np.nanargmax",
-    "sort_with_negative_nan": "np.sort / np.argsort",
-    "bool_mask_length_mismatch_raises": "boolean-mask indexing",
-    "overlapping_slice_assign": "assignment into array slices",
-    "augmented_assign_overlapping": "assignment into array slices",
-    "copy_then_mutate_source": "assignment into array slices",
-    "short_circuit_operand_values": "nested function definitions",
-    "recursive_array_sum": "recursion",
     "global_rebound_before_use": "global statements",
 }
 

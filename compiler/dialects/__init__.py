@@ -3,10 +3,10 @@
 - ``builtin``: the module.
 - ``func``: functions, returns (upstream MLIR semantics).
 - ``np``: tensor- and scalar-level ops with NumPy semantics (broadcasting, dtypes); the
-  frontend's output.
+  frontend's output (``np_data``: concatenate, scans, sort, gather, mask selection).
 - ``scf``: structured control flow (upstream MLIR: if, for, while, yield, condition).
 - ``arith``, ``math``, ``memref``: scalar and buffer ops of the loop level (upstream names).
 - ``grafo``: run-time effects of the loop level (raising errors).
 """
 
-from . import arith, builtin, func, grafo, math, memref, np, scf  # noqa: F401
+from . import arith, builtin, func, grafo, math, memref, np, np_data, scf  # noqa: F401

@@ -22,6 +22,14 @@ class ModuleOp(Op):
     def body(self):
         return self.regions[0].block
 
+    def verify(self) -> None:
+        super().verify()
+        from ..ir.verifier import VerifyError
+        if len(self.regions[0].blocks) != 1:
+            raise VerifyError(self, f"requires one block in its region, has "
+                                    f"{len(self.regions[0].blocks)} (an empty module is "
+                                    f"written with the block label ^bb0:)")
+
     def functions(self) -> list:
         return [op for op in self.body.ops if op.name == "func.func"]
 

@@ -70,3 +70,25 @@ class CallOp(Op):
     def callee(self) -> str:
         a = self.attributes["callee"]
         return a.value if isinstance(a, SymbolRefAttr) else str(a)
+
+    def verify(self):
+        """As upstream: ``callee`` is a symbol reference (``@g``) to a function of the
+        enclosing module whose type matches the operands and results."""
+        super().verify()
+        from ..ir.verifier import VerifyError
+        callee = self.attributes.get("callee")
+        if not isinstance(callee, SymbolRefAttr):
+            raise VerifyError(self, "requires a 'callee' symbol reference attribute (@name)")
+        module = self.parent_op()
+        while module is not None and module.name != "builtin.module":
+            module = module.parent_op()
+        if module is None:
+            return
+        target = module.lookup(callee.value)
+        if target is None:
+            raise VerifyError(self, f"'{callee}' does not reference a function of the module")
+        ft = target.function_type
+        if [v.type for v in self.operands] != list(ft.inputs) or \
+                [r.type for r in self.results] != list(ft.results):
+            raise VerifyError(self, f"operand and result types do not match the type {ft} of "
+                                    f"'{callee}'")

@@ -4,9 +4,19 @@
   function stops and the caller raises Python exception ``kind`` (e.g. "IndexError") with
   ``message`` formatted by ``str.format`` from the i64 ``%params``; the error names the source
   location of this op. Never removed by DCE.
+- ``grafo.print(%values...) {pieces, conversions, kinds}``: writes
+  ``pieces[0] + f(values[0]) + pieces[1] + ... + pieces[n]`` to ``sys.stdout``, where ``f``
+  is ``str`` or ``repr`` (``conversions[k]`` is "s" or "r") of the value rebuilt as the
+  Python/NumPy object of kind ``kinds[k]`` (a NumPy dtype name, or "int"/"float"/"bool" for
+  a Python scalar); tensors/memrefs print as NumPy arrays. Python's ``print`` semantics. Used
+  at both levels (operands are tensors and scalars, then memrefs and scalars). Never removed
+  by DCE.
+- ``grafo.libm(%x...) {callee}``: the C math library's ``callee`` (``exp``, ``log1p``; the
+  float32 variant ``expf`` for f32 operands) where the bits must be those NumPy's C loops get
+  (``npy_logaddexp`` calls ``npy_exp``), not the inline ``math`` expansions. Pure.
 """
 
-from ..ir.opdef import Op
+from ..ir.opdef import Op, Pure
 
 
 class CheckOp(Op):
@@ -16,3 +26,31 @@ class CheckOp(Op):
     @classmethod
     def infer(cls, operand_types, attributes):
         return []
+
+
+class LibmOp(Op):
+    name = "grafo.libm"
+    traits = frozenset({Pure})
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return [operand_types[0]]
+
+
+class PrintOp(Op):
+    name = "grafo.print"
+    num_results = 0
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return []
+
+    def verify(self) -> None:
+        from ..ir.verifier import VerifyError
+        super().verify()
+        n = len(self.operands)
+        if len(self.attr("pieces", ())) != n + 1 or len(self.attr("conversions", "")) != n \
+                or len(self.attr("kinds", ())) != n:
+            raise VerifyError(self, f"needs {n + 1} pieces, {n} conversions and {n} kinds "
+                                    f"for {n} operands")

@@ -8,12 +8,19 @@
 """
 
 from .. import types as T
+from ..ir.attributes import DenseArrayAttr
 from ..ir.opdef import Op, Pure, ReadOnly
 
 
 class AllocOp(Op):
+    """Upstream's op also takes symbol operands (none here); its ``operandSegmentSizes``
+    property says how many operands are sizes and how many symbols."""
+
     name = "memref.alloc"
     num_results = 1
+
+    def properties(self) -> dict:
+        return {"operandSegmentSizes": DenseArrayAttr(T.i32, (len(self.operands), 0))}
 
 
 class DeallocOp(Op):

@@ -21,7 +21,6 @@ from .. import types as T
 from ..ir.attributes import DenseAttr, FloatAttr, IntegerAttr, attr_value
 from ..ir.opdef import Commutative, ConstantLike, Elementwise, Op, Pure, Reduction
 
-
 # shape helpers -------------------------------------------------------------------------------
 
 def broadcast_shapes(*shapes) -> tuple:
@@ -305,8 +304,9 @@ class ReduceOp(Op):
 
 
 class ArgReduceOp(Op):
-    """``np.argreduce {kind = "argmax"|"argmin", axis}``: int64 indices; ``axis`` = -1 in the
-    attribute means over the flattened array. NaN wins, as in NumPy."""
+    """``np.argreduce {kind = "argmax"|"argmin"|"nanargmax"|"nanargmin", axis}``: int64
+    indices; ``axis`` = -1 in the attribute means over the flattened array. NaN wins, as in
+    NumPy; the ``nan`` kinds skip NaNs and raise ValueError on an all-NaN slice."""
 
     name = "np.argreduce"
     traits = frozenset({Pure, Reduction})
@@ -322,7 +322,7 @@ class ArgReduceOp(Op):
 
     def evaluate(self, x):
         axis = self.attr("axis")
-        fn = np.argmax if self.attr("kind") == "argmax" else np.argmin
+        fn = getattr(np, self.attr("kind"))
         return _dtype_value(fn(x, axis=None if axis < 0 else axis), self.result.type)
 
 
@@ -431,6 +431,62 @@ def slice_length(n, start, stop, step):
         return None
     s = lambda v: None if v == "none" else v  # noqa: E731
     return len(range(n)[slice(s(start), s(stop), s(step))])
+
+
+class SetItemOp(Op):
+    """``np.setitem {spec, bounds}``: NumPy basic-index assignment as a value.
+
+    Operands: the target tensor, the value (a tensor or scalar of the target's element type),
+    then the index operands as for ``np.subscript`` (same ``spec``/``bounds``). The result is a
+    copy of the target whose indexed region holds the value broadcast to the region's shape
+    (``x[idx] = v``; the value is read before anything is written, so overlapping views behave
+    as NumPy's copy-first assignment). Out-of-range integer indices raise IndexError and a
+    value that does not broadcast raises ValueError, at run time.
+    """
+
+    name = "np.setitem"
+    traits = frozenset({Pure})
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        target = operand_types[0]
+        if not isinstance(target, T.TensorType):
+            raise TypeError("'np.setitem' needs an array target")
+        SubscriptOp.infer([target, *operand_types[2:]], attributes)
+        return [target]
+
+    def evaluate(self, x, v, *vals):
+        out = np.array(x, copy=True)
+        it = iter(vals)
+        bounds = list(self.attr("bounds", ()))
+        key = []
+        for item in self.attr("spec"):
+            if item == "i":
+                key.append(int(next(it)))
+            elif item == "n":
+                key.append(None)
+            else:
+                b = [bounds.pop(0) for _ in range(3)]
+                key.append(slice(*[None if w == "none" else (int(next(it)) if w == "?" else w)
+                                   for w in b]))
+        out[tuple(key)] = v
+        return out
+
+
+class WriteBackOp(Op):
+    """``np.write_back(%param, %value)``: copy ``%value`` into the caller's buffer of the
+    array argument ``%param`` (a block argument of the function) when the function returns,
+    so that the caller sees the mutations of its input (``x[i] = v`` on a parameter). Has a
+    side effect: never removed by DCE or CSE."""
+
+    name = "np.write_back"
+    num_operands = 2
+    num_results = 0
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return []
 
 
 class DimOp(Op):

@@ -87,7 +87,7 @@ def bool_of(cx, v, what: str) -> bool:
 
 # reductions ---------------------------------------------------------------------------------
 
-def _accumulator(el: T.Type) -> T.Type:
+def accumulator(el: T.Type) -> T.Type:
     """NumPy's sum/prod dtype: small ints and bool widen to int64 (uint64 if unsigned)."""
     if T.is_float(el):
         return el
@@ -103,7 +103,7 @@ def reduce(cx, kind: str, x, axis=None, keepdims=None, dtype=None):
     if not is_none(dtype):
         acc = resolve_dtype(cx, dtype)
     elif kind in ("sum", "prod"):
-        acc = _accumulator(el)
+        acc = accumulator(el)
     elif kind in ("any", "all"):
         acc = T.i1
     else:
@@ -127,16 +127,20 @@ def mean(cx, x, axis=None, keepdims=None, dtype=None):
 
 
 def argreduce(cx, kind: str, x, axis=None, keepdims=None):
-    """``np.argmax/argmin(x, axis)``: int64 indices (flattened when axis is None)."""
+    """``np.argmax/argmin/nanargmax/nanargmin(x, axis, keepdims)``: int64 indices
+    (flattened when axis is None)."""
     x = materialize(cx, x)
-    if not is_none(keepdims) and bool_of(cx, keepdims, "keepdims"):
-        cx.fail(f"np.{kind} with keepdims=True is not supported",
-                "reshape the result instead")
+    keep = not is_none(keepdims) and bool_of(cx, keepdims, "keepdims")
     rank = len(T.shape_of(x.type))
     if rank == 0:
         return Constant(np.int64(0))
     ax = -1 if is_none(axis) else normalize_axis(cx, int_constant(cx, axis, "axis"), rank)
-    return cx.emit(npd.ArgReduceOp, [x], {"kind": kind, "axis": ax})
+    out = cx.emit(npd.ArgReduceOp, [x], {"kind": kind, "axis": ax})
+    if not keep:
+        return out
+    spec = ("n",) * rank if ax < 0 else tuple("n" if k == ax else "s" for k in range(rank))
+    return cx.emit(npd.SubscriptOp, [out], {"spec": spec,
+                                            "bounds": ("none",) * 3 * spec.count("s")})
 
 
 # linear algebra and axes --------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Control flow: ``if``/``elif``/``else`` (picked at compile time for constant conditions,
 else ``scf.if``), conditional expressions and ``and``/``or`` (short-circuit ``scf.if``),
-``for i in range(...)`` (``scf.for``, never unrolled) and ``while`` (``scf.while``).
+``for`` over ``range(...)``, an array's first axis and ``enumerate``/``zip`` of those
+(``scf.for``, never unrolled, see iteration.py), ``while`` (``scf.while``) and loop ``else``
+clauses.
 
 Branch merges: a variable changed on a path becomes a result of the ``scf.if`` (types joined,
 see merge.py); a variable bound on one path only is ``Undefined`` afterwards. ``break``,
@@ -19,6 +21,7 @@ from .. import types as T
 from ..dialects import scf
 from ..ir.core import Block
 from . import arrays as A
+from .iteration import iteration
 from .merge import (
     check_structures,
     discard,
@@ -29,8 +32,18 @@ from .merge import (
     placeholder,
     unflatten,
 )
-from .ops import apply_ufunc, cast, coerce, logical_not, materialize, truth
-from .scope import BROKE, CONTINUED, MISSING, RETURNED, RETVAL, SPECIAL, Scope, display_name
+from .mutation import IN, Alias, resolve
+from .ops import apply_ufunc, cast, coerce, logical_not, truth
+from .scope import (
+    BROKE,
+    CONTINUED,
+    FLAGS,
+    MISSING,
+    RETURNED,
+    Scope,
+    display_name,
+    is_special,
+)
 from .values import Constant, RangeValue, Undefined, describe, same_constant, type_of
 
 DONTCARE = object()  # a path on which a variable's value is never read
@@ -75,7 +88,9 @@ class ControlFlowMixin:
         types, yields = [], [[] for _ in paths]
         plans = [(name, self._plan(name, contribs, before, types, yields))
                  for name, contribs in items]
-        op = self.emit_op(scf.IfOp, [cond], types=types)
+        # Upstream scf.if takes an i1 condition: weak Python bools are cast (a no-op after
+        # lowering).
+        op = self.emit_op(scf.IfOp, [cast(self, cond, T.i1)], types=types)
         for (block, _, _), ys, region in zip(paths, yields, op.regions, strict=True):
             with self.builder.at_end(block):
                 self.emit_op(scf.YieldOp, [placeholder(self, t) if v is DONTCARE
@@ -178,27 +193,28 @@ class ControlFlowMixin:
     # loops -----------------------------------------------------------------------------------
 
     def _stmt_While(self, node: ast.While) -> None:
-        if node.orelse:
-            self.fail("unsupported syntax 'while ... else'", "use a flag variable instead")
         self._loop(node, None)
 
     def _stmt_For(self, node: ast.For) -> None:
-        if node.orelse:
-            self.fail("unsupported syntax 'for ... else'", "use a flag variable instead")
-        if not isinstance(node.target, ast.Name):
-            self.fail("only 'for name in range(...)' loops are supported",
-                      "unpack inside the loop body")
         it = self.expr(node.iter)
-        if not isinstance(it, RangeValue):
-            self.fail(f"for loops over {describe(it)} are not supported",
-                      "iterate over range(len(x)) and index the array")
-        self._loop(node, it)
+        with self.at(node.iter):
+            if isinstance(it, RangeValue) and isinstance(node.target, ast.Name):
+                self._loop(node, it)
+                return
+            n, item = iteration(self, it, set(self.scope.names) - assigned_names(node.body))
+        self._loop(node, RangeValue(Constant(0), n, Constant(1)), item)
 
-    def _loop(self, node, rng) -> None:
+    def _loop(self, node, rng, item=None) -> None:
+        """A ``while`` loop (``rng`` None) or a ``for`` loop over ``rng``, whose target is
+        bound to ``item(i)`` (default: the range value ``i``); then its ``else`` clause,
+        which runs when no ``break`` ended the loop."""
         outer = self.scope
-        target = node.target.id if rng is not None else None
-        assigned = assigned_names(node.body) | ({target} if target else set())
-        carried = [n for n in sorted(assigned) if n in outer.names and n != target
+        targets = assigned_names([node.target]) if rng is not None else set()
+        assigned = assigned_names(node.body) | targets
+        for n in assigned:  # a tracked buffer stops following a name the loop rebinds
+            if isinstance(outer.get(IN + n), Alias):
+                outer[IN + n] = outer[n]
+        carried = [n for n in sorted(assigned) if n in outer.names
                    and not isinstance(outer[n], Undefined)]
         inits = {n: outer[n] for n in carried}
         if contains(node.body, ast.Break):
@@ -207,20 +223,21 @@ class ControlFlowMixin:
         if contains(node.body, ast.Return):
             carried.append(RETURNED)
             inits[RETURNED] = outer[RETURNED]
-            if RETVAL in outer.names:
-                carried.append(RETVAL)
-                inits[RETVAL] = outer[RETVAL]
+            for n in sorted(outer.names):
+                if n not in FLAGS and is_special(n) and n not in carried:
+                    carried.append(n)
+                    inits[n] = outer[n]
         specs = {n: _initial_spec(inits[n]) for n in carried}
         bounds = self._range_bounds(rng) if rng is not None else None
         for _ in range(16):
-            attempt = self._loop_attempt(node, bounds, target, carried, inits, specs)
+            attempt = self._loop_attempt(node, bounds, item, carried, inits, specs)
             if not isinstance(attempt, dict):
                 break
             specs = attempt
             for n in specs:
                 if n not in carried:
                     carried.append(n)
-                    inits[n] = DONTCARE
+                    inits[n] = resolve(outer, outer[n]) if n in outer.names else DONTCARE
         else:
             self.fail("the types of the loop variables do not settle")
         prelude, op = attempt
@@ -234,13 +251,14 @@ class ControlFlowMixin:
         for n in sorted(assigned):
             if n not in carried:
                 why = (f"is the loop variable of the loop at line {line} and is not available "
-                       f"after it" if n == target else
+                       f"after it" if n in targets else
                        f"is assigned only inside the loop at line {line} and used after it")
                 after[n] = Undefined(n, why, f"assign '{n}' before the loop")
         for n in carried:
             struct, leaves = specs[n]
             after[n] = unflatten(struct, iter([next(results) if isinstance(x, T.Type) else x
                                                for x in leaves]))
+        broke = after.names.get(BROKE, Constant(False)) if BROKE in carried else Constant(False)
         for n in (BROKE, CONTINUED):
             after.names.pop(n, None)
             if n in outer.names:
@@ -249,6 +267,13 @@ class ControlFlowMixin:
             after.terminated = True  # only a return leaves `while True:`
             after.returned = RETURNED in carried
         self.scope = after
+        if node.orelse and not after.terminated:
+            if isinstance(broke, Constant):
+                if not broke.value:
+                    self.statements(node.orelse)
+            else:
+                self.branch(logical_not(self, broke), lambda: self.statements(node.orelse),
+                            lambda: None)
 
     def _range_bounds(self, rng: RangeValue):
         """(lower, upper, step, iv -> i): scf.for bounds as !py.int; a step that is not a
@@ -271,7 +296,7 @@ class ControlFlowMixin:
 
         return (cast(self, Constant(0), T.py_int), n, cast(self, Constant(1), T.py_int), value)
 
-    def _loop_attempt(self, node, bounds, target, carried, inits, specs):
+    def _loop_attempt(self, node, bounds, item, carried, inits, specs):
         """Build the loop with the carried types in ``specs``. Returns (prelude, op), or new
         specs when the body changes a carried type (everything built is discarded)."""
         prelude = Block()
@@ -287,6 +312,10 @@ class ControlFlowMixin:
                                            else coerce(self, x, spec))
         if bounds is not None:
             lb, ub, step, value_of = bounds
+            with self.builder.at_end(prelude):
+                # Upstream scf.for bounds are signless integers: the counter runs as int64 and
+                # the body sees it as a Python int again (both casts vanish when lowered).
+                lb, ub, step = (cast(self, v, T.i64) for v in (lb, ub, step))
             op = scf.ForOp.create(lb, ub, step, init_values)
             body, args = op.body, op.body.args[1:]
         else:
@@ -303,19 +332,27 @@ class ControlFlowMixin:
 
         def run_body():
             if bounds is not None:
-                self.scope[target] = value_of(op.induction_var)
+                with self.at(node.target):
+                    counter = cast(self, op.induction_var, T.py_int)
+                    self._bind_target(node.target, value_of(counter), item, carried)
             self.statements(node.body)
 
         _, end = self.run_in(body, scope, run_body)
         new_specs, changed = dict(specs), False
         ends = {}
-        for n in carried + ([RETVAL] if RETVAL not in carried and RETVAL in end.names
-                            and RETURNED in carried else []):
-            v = incoming[n] if end.returned and n not in SPECIAL else end.names.get(n, MISSING)
+        late = [n for n in sorted(end.names) if n not in carried and (
+            (is_special(n) and n not in FLAGS and RETURNED in carried)
+            or (not end.returned and not is_special(n) and n in incoming
+                and end.names[n] is not incoming[n]))]  # changed by a mutation or callee
+        for n in carried + late:
+            v = incoming[n] if end.returned and not is_special(n) else end.names.get(n, MISSING)
+            if n in late and n in incoming:
+                v = resolve(end, v)
             if isinstance(v, Undefined):
                 v.fail(self.builder.loc)
             ends[n] = v
-            spec = self._joined_spec(n, specs.get(n), v)
+            spec = self._joined_spec(n, specs.get(n) if n not in late or n not in incoming
+                                     else _initial_spec(resolve(self.scope, incoming[n])), v)
             if spec != specs.get(n):
                 new_specs[n], changed = spec, True
         if changed:
@@ -330,6 +367,21 @@ class ControlFlowMixin:
                         yields.append(coerce(self, x, spec))
             self.emit_op(scf.YieldOp, yields)
         return prelude, op
+
+    def _bind_target(self, target, i, item, carried) -> None:
+        """Bind the loop target to the item of counter ``i``. A target carried out of the
+        loop keeps its value once a ``break``/``return`` ran (iterations go on, guarded)."""
+        old = {n: self.scope[n] for n in assigned_names([target]) if n in carried}
+        self.assign(target, item(i) if item is not None else i)
+        stops = [self.scope[f] for f in (BROKE, RETURNED) if f in carried]
+        if not old or not stops:
+            return
+        stop = stops[0]
+        for f in stops[1:]:
+            stop = apply_ufunc(self, np.logical_or, [stop, f], operator.or_)
+        for n, v in old.items():
+            new = self.scope[n]
+            self.scope[n] = self.select(stop, lambda v=v: v, lambda new=new: new)
 
     def _while_condition(self, node, op, carried, specs) -> None:
         scope = self._bind_carried(Scope(self.scope.names), carried, specs, op.before.args)
@@ -348,7 +400,7 @@ class ControlFlowMixin:
                 for f in flags[1:]:
                     stop = apply_ufunc(self, np.logical_or, [stop, f], operator.or_)
                 c = self.select(stop, lambda: Constant(False), test)
-            self.emit_op(scf.ConditionOp, [materialize(self, c), *op.before.args])
+            self.emit_op(scf.ConditionOp, [cast(self, c, T.i1), *op.before.args])
 
         self.run_in(op.before, scope, condition)
 
@@ -389,11 +441,11 @@ def _always_true(test) -> bool:
 
 
 def _contribution(name, value, scope: Scope):
-    if scope.returned and name not in SPECIAL:
+    if scope.returned and not is_special(name):
         return DONTCARE
-    if value is MISSING and (scope.terminated or name in SPECIAL):
+    if value is MISSING and (scope.terminated or is_special(name)):
         return DONTCARE
-    return value
+    return resolve(scope, value)
 
 
 def _realize(plan, results):

@@ -8,6 +8,7 @@ import inspect
 
 from .. import types as T
 from ..dialects import func
+from ..dialects import np as np_dialect
 from ..dialects.builtin import ModuleOp
 from ..errors import CompileError
 from ..ir.attributes import TypeAttr, UnitAttr
@@ -15,15 +16,29 @@ from ..ir.builder import Builder
 from ..ir.core import Location, Value
 from .control_flow import ControlFlowMixin
 from .expressions import ExpressionMixin
+from .mutation import EXIT, MutationMixin, stored_bases
 from .ops import materialize
 from .scope import BROKE, CONTINUED, RETURNED, RETVAL, Frame, Scope
 from .statements import StatementMixin
-from .values import BoundMethod, Constant, RangeValue, SliceValue, TupleValue, Undefined
+from .values import (
+    BoundMethod,
+    Constant,
+    LocalFunction,
+    RangeValue,
+    SliceValue,
+    TupleValue,
+    Undefined,
+)
+from .variables import VAR, VariableMixin, find_variables, variable_types
 
 _ERRORS = (TypeError, ValueError, IndexError)
 
 
-class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin):
+MAX_RECURSION = 32  # inlining depth of one function in itself
+
+
+class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin,
+                VariableMixin):
     """Converts Python functions; ``frames`` is the stack of functions being inlined."""
 
     def __init__(self):
@@ -76,13 +91,15 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin):
     def convert(self, fn, args) -> ModuleOp:
         frame = Frame(fn, Scope())
         self.frames.append(frame)
-        node = frame.source.node
+        node = frame.node
         loc = self.loc(node)
         params = _parameters(fn, loc)
         if len(args) != len(params):
             raise TypeError(f"{fn.__name__} has {len(params)} parameters, got {len(args)} "
                             f"argument types")
         runtime = [(p, a) for p, a in zip(params, args, strict=True) if isinstance(a, T.Type)]
+        variables = find_variables(fn)
+        runtime += [(f"var{k}", t) for k, t in enumerate(variable_types(variables))]
         fop = func.FuncOp.create(fn.__name__, T.FunctionType(tuple(a for _, a in runtime), ()),
                                  [p for p, _ in runtime], loc)
         block_args = iter(fop.body.args)
@@ -93,9 +110,18 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin):
                 frame.scope[p] = a
             else:
                 raise TypeError(f"argument '{p}': expected an IR type or a Constant, got {a!r}")
+        frame.key = fn
         with self.builder.at_end(fop.body), self.builder.at_loc(loc):
+            for p in params:
+                if _is_array(frame.scope[p]):
+                    self.track(p)
+            self.bind_variables(variables, list(block_args))
             value = self.run_body(node)
             results = self._results(value)
+            for p, arg in frame.tracked.items():
+                final = self.scope.get(EXIT + p)
+                if final is not None and final is not arg:
+                    self.emit_op(np_dialect.WriteBackOp, [arg, materialize(self, final)])
             self.emit_op(func.ReturnOp, results)
         fop.attributes["function_type"] = TypeAttr(T.FunctionType(
             tuple(a for _, a in runtime), tuple(v.type for v in results)))
@@ -131,34 +157,66 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin):
         items = value.items if isinstance(value, TupleValue) else (value,)
         return [materialize(self, v) for v in items]
 
-    def inline(self, fn, args, kwargs):
-        """Call a user function by converting its body here with the arguments bound."""
-        if any(f.fn is fn for f in self.frames):
-            self.fail(f"recursive call to '{fn.__name__}' is not supported",
-                      "rewrite the recursion as a loop")
-        if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
-            self.fail(f"'{fn.__name__}' is a generator or coroutine function, which is not "
+    def inline(self, fn, args, kwargs, local: LocalFunction | None = None):
+        """Call a user function (or the nested function ``local``) by converting its body
+        here with the arguments bound. Direct or mutual recursion is inlined too, up to
+        ``MAX_RECURSION`` levels: it ends when its base case is decided at compile time (on
+        static shapes or compile-time constants)."""
+        key = local.node if local is not None else fn
+        name = local.name if local is not None else fn.__name__
+        if sum(1 for f in self.frames if f.key is key) >= MAX_RECURSION:
+            self.fail(f"recursion of '{name}' deeper than {MAX_RECURSION} levels: its base "
+                      f"case is not decided at compile time",
+                      "recurse on static shapes or Python constants, or rewrite the "
+                      "recursion as a loop")
+        if fn is not None and (inspect.isgeneratorfunction(fn)
+                               or inspect.iscoroutinefunction(fn)):
+            self.fail(f"'{name}' is a generator or coroutine function, which is not "
                       f"supported", "return the values instead")
+        signature = local.signature if local is not None else inspect.signature(fn)
         try:
-            bound = inspect.signature(fn).bind(*args, **kwargs)
+            bound = signature.bind(*args, **kwargs)
         except TypeError as e:
-            self.fail(f"{fn.__name__}(): {e}")
+            self.fail(f"{name}(): {e}")
         bound.apply_defaults()
-        frame = Frame(fn, Scope())
-        for name, value in bound.arguments.items():
-            kind = bound.signature.parameters[name].kind
+        frame = Frame(fn, Scope()) if local is None else Frame(
+            None, Scope(), local.node, local.frame)
+        frame.key = key
+        for pname, value in bound.arguments.items():
+            kind = bound.signature.parameters[pname].kind
             if kind is inspect.Parameter.VAR_KEYWORD:
-                self.fail(f"'{fn.__name__}' takes **{name}, which is not supported")
+                self.fail(f"'{name}' takes **{pname}, which is not supported")
             if kind is inspect.Parameter.VAR_POSITIONAL:
                 value = TupleValue(tuple(value))
             elif not _is_frontend_value(value):
                 value = Constant(value)
-            frame.scope[name] = value
+            frame.scope[pname] = value
+        captured = stored_bases(_body(frame.node)) - set(bound.arguments)
+        for n, v in self.scope.names.items():
+            if n.startswith(VAR):
+                frame.scope[n] = v
         self.frames.append(frame)
         try:
-            return self.run_body(frame.source.node)
+            for n in captured:
+                owner = local.frame if local is not None else None
+                while owner is not None and n not in owner.scope.names:
+                    owner = owner.parent
+                if owner is None:
+                    continue
+                value = self.materialize_local(owner.scope, owner.scope[n])
+                if _is_array(value):
+                    self.scope[n] = value
+            for n in list(self.scope.names):
+                if _is_array(self.scope[n]):
+                    self.track(n)
+            value = self.run_body(frame.node)
+            exits = [(v, self.scope.get(EXIT + n)) for n, v in frame.tracked.items()]
         finally:
             self.frames.pop()
+        for old, new in exits:
+            if new is not None and new is not old:
+                self.mutate(old, new)
+        return value
 
 
 def _parameters(fn, loc) -> list:
@@ -173,7 +231,16 @@ def _parameters(fn, loc) -> list:
 
 
 def _is_frontend_value(v) -> bool:
-    return isinstance(v, (Value, Constant, TupleValue, BoundMethod, RangeValue, SliceValue))
+    return isinstance(v, (Value, Constant, TupleValue, BoundMethod, RangeValue, SliceValue,
+                          LocalFunction))
+
+
+def _is_array(v) -> bool:
+    return isinstance(v, Value) and isinstance(v.type, T.TensorType)
+
+
+def _body(node) -> list:
+    return [node.body] if isinstance(node, ast.Lambda) else node.body
 
 
 def convert(fn, args) -> ModuleOp:

@@ -11,13 +11,23 @@ import types
 
 import numpy as np
 
+from ..effects import Variable
 from ..ir.core import Value
 from . import arrays as A
 from .indexing import subscript
 from .ops import OPERATOR_UFUNCS, apply_ufunc, fold, logical_not, truth
 from .registry import ATTRIBUTES, BUILTINS, FOLDABLE, METHODS, NUMPY
 from .scope import MISSING
-from .values import BoundMethod, Constant, SliceValue, TupleValue, Undefined, describe
+from .values import (
+    BoundMethod,
+    Constant,
+    LocalFunction,
+    SliceValue,
+    TupleValue,
+    Undefined,
+    describe,
+)
+from .variables import VariableMethod
 
 BINARY = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -35,7 +45,6 @@ UNSUPPORTED_EXPRESSIONS = {
     "SetComp": ("set comprehension", "use NumPy operations or a for loop"),
     "DictComp": ("dict comprehension", "use NumPy operations or a for loop"),
     "GeneratorExp": ("generator expression", "use NumPy operations or a for loop"),
-    "Lambda": ("lambda", "define a function at module level and call it"),
     "Yield": ("'yield'", "return the values instead"),
     "YieldFrom": ("'yield from'", "return the values instead"),
     "Await": ("'await'", "compile synchronous code only"),
@@ -74,9 +83,16 @@ class ExpressionMixin:
             value.fail(self.builder.loc)
         if value is not MISSING:
             return value
+        value = self.frame.lookup_enclosing(name)
+        if isinstance(value, Undefined):
+            value.fail(self.builder.loc)
+        if value is not MISSING:
+            return value
         found = self.frame.lookup_free(name)
         if found is MISSING:
             self.fail(f"name '{name}' is not defined")
+        if isinstance(found, Variable):
+            return self.variable_value(found)
         return Constant(found)
 
     def _expr_Tuple(self, node):
@@ -181,6 +197,26 @@ class ExpressionMixin:
             return value
         return self.short_circuit(value, lambda: self._bool_chain(kind, nodes[1:]), kind)
 
+    def _expr_Lambda(self, node: ast.Lambda):
+        return self.local_function(node)
+
+    def local_function(self, node) -> LocalFunction:
+        """A nested ``def``/``lambda``: its signature with the defaults evaluated now."""
+        a = node.args
+        if a.vararg or a.kwarg:
+            self.fail("nested functions with *args or **kwargs are not supported",
+                      "list the parameters one by one")
+        P = inspect.Parameter
+        positional = [*a.posonlyargs, *a.args]
+        defaults = [None] * (len(positional) - len(a.defaults)) + [self.expr(d) for d in
+                                                                   a.defaults]
+        params = [P(p.arg, P.POSITIONAL_ONLY if k < len(a.posonlyargs) else
+                    P.POSITIONAL_OR_KEYWORD, default=P.empty if d is None else d)
+                  for k, (p, d) in enumerate(zip(positional, defaults, strict=True))]
+        params += [P(p.arg, P.KEYWORD_ONLY, default=P.empty if d is None else self.expr(d))
+                   for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)]
+        return LocalFunction(node, self.frame, inspect.Signature(params))
+
     def _expr_IfExp(self, node: ast.IfExp):
         test = self.expr(node.test)
         with self.at(node.test):
@@ -190,6 +226,9 @@ class ExpressionMixin:
     # attributes, subscripts, calls -----------------------------------------------------------
 
     def _expr_Attribute(self, node: ast.Attribute):
+        var = self.variable_named(node.value.id) if isinstance(node.value, ast.Name) else None
+        if var is not None:
+            return self.variable_attribute(var, node.attr)
         return self.attribute(self.expr(node.value), node.attr)
 
     def attribute(self, obj, name: str):
@@ -240,6 +279,8 @@ class ExpressionMixin:
         """Call a NumPy function, builtin, array method or user function (inlined)."""
         if isinstance(callee, BoundMethod):
             return METHODS[callee.name](self, [callee.obj, *args], kwargs)
+        if isinstance(callee, VariableMethod):
+            return self.variable_call(callee, args, kwargs)
         fn = callee.value if isinstance(callee, Constant) else None
         rule = _lookup(fn)
         if rule is not None:
@@ -250,6 +291,11 @@ class ExpressionMixin:
                 if folded is not None:
                     return folded
             return rule(self, args, kwargs)
+        if isinstance(callee, LocalFunction):
+            return self.inline(None, args, kwargs, callee)
+        inner = getattr(fn, "python_function", None)  # a compiler.Function: inline its body
+        if inspect.isfunction(inner):
+            fn = inner
         if inspect.isfunction(fn) and not _is_numpy(fn):
             return self.inline(fn, args, kwargs)
         text = ast.unparse(node.func)

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import types as T
 from ..dialects import np as npd
+from ..dialects import np_data as nd
 from ..ir.core import Value
 from .ops import cast, constant, materialize
 from .values import Constant, SliceValue, TupleValue, describe
@@ -27,11 +28,104 @@ def subscript(cx, x, index):
     x = materialize(cx, x)
     if not isinstance(x.type, T.TensorType):
         cx.fail("invalid index to scalar variable")
+    items = index_items(cx, x, index)
+    arrays = [k for k, it in enumerate(items) if isinstance(it, Value)
+              and isinstance(it.type, T.TensorType)]
+    if arrays:
+        return _advanced(cx, x, items, arrays)
+    spec, bounds, operands = basic_index(cx, x, index)
+    return cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
+
+
+def index_items(cx, x: Value, index) -> list:
+    """The index items of ``x[index]``, the ellipsis expanded."""
     items = list(index.items) if isinstance(index, TupleValue) else (
         [Constant(v) for v in index.value] if isinstance(index, Constant)
         and isinstance(index.value, tuple) else [index])
-    items = _expand_ellipsis(cx, items, x.type.rank)
-    spec, bounds, operands = [], [], [x]
+    return _expand_ellipsis(cx, items, x.type.rank)
+
+
+def _advanced(cx, x: Value, items: list, arrays: list):
+    """Advanced indexing with one index array: a bool mask over leading dims
+    (``np.mask_select``) or an integer array among slices, None and integers (``np.gather``
+    applied to the basic part, its dims placed as NumPy places them)."""
+    k = _single_array(cx, items, arrays)
+    arr = items[k]
+    if T.is_bool(arr.type):
+        return cx.emit(nd.MaskSelectOp, [x, arr])
+    if T.is_float(arr.type):
+        cx.fail("arrays used as indices must be of integer (or boolean) type")
+    basic, axis, front = _advanced_view(items, k)
+    out = cx.emit(nd.GatherOp, [subscript(cx, x, basic), materialize(cx, arr)],
+                  {"axis": axis, "index_axis": _source_axis(items, k)})
+    if not front or axis == 0:
+        return out
+    r, rank = arr.type.rank, out.type.rank  # non-adjacent advanced indices: array dims first
+    perm = tuple(range(axis, axis + r)) + tuple(range(axis)) + tuple(range(axis + r, rank))
+    return cx.emit(npd.TransposeOp, [out], {"perm": perm})
+
+
+def assign_advanced(cx, x: Value, items: list, arrays: list, value) -> Value:
+    """``x`` with ``x[items] = value`` for one index array: ``np.mask_assign`` for a bool
+    mask, else ``np.scatter`` into the basic part (``np.setitem`` puts the part back)."""
+    k = _single_array(cx, items, arrays)
+    arr = items[k]
+    v = cast(cx, value, x.type.element)
+    if T.is_bool(arr.type):
+        return cx.emit(nd.MaskAssignOp, [x, arr, v])
+    if T.is_float(arr.type):
+        cx.fail("arrays used as indices must be of integer (or boolean) type")
+    basic, axis, front = _advanced_view(items, k)
+    if front and axis != 0:
+        cx.fail("assigning through an index array separated from an integer index by a slice "
+                "is not supported", "index with the integer first: y = x[i]; y[:, idx] = v")
+    spec, bounds, operands = basic_index(cx, x, basic)
+    attrs = {"axis": axis, "index_axis": _source_axis(items, k)}
+    if all(s == "s" for s in spec) and all(b == "none" for b in bounds):
+        return cx.emit(nd.ScatterOp, [x, materialize(cx, arr), v], attrs)
+    view = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
+    part = cx.emit(nd.ScatterOp, [view, materialize(cx, arr), v], attrs)
+    return cx.emit(npd.SetItemOp, [x, part, *operands], {"spec": spec, "bounds": bounds})
+
+
+def _single_array(cx, items: list, arrays: list) -> int:
+    """The position of the only index array; a mask must be the only index."""
+    if len(arrays) > 1:
+        cx.fail("indexing with more than one index array is not supported", _ADVANCED_HINT)
+    k = arrays[0]
+    if T.is_bool(items[k].type) and len(items) != 1:
+        cx.fail("a boolean mask combined with other indices is not supported",
+                "index with the mask alone: x[mask]")
+    return k
+
+
+def _source_axis(items: list, k: int) -> int:
+    """The axis of the indexed array that the index item ``k`` indexes."""
+    return sum(1 for it in items[:k] if not (isinstance(it, Constant) and it.value is None))
+
+
+def _advanced_view(items: list, k: int) -> tuple:
+    """(the basic index with a full slice for the index array at ``k``, the array's axis in
+    that view, whether NumPy puts the array's dims first: integers, which are advanced
+    indices too, separated from the array by a slice or None)."""
+    full = SliceValue(Constant(None), Constant(None), Constant(None))
+    basic = TupleValue(tuple(full if j == k else it for j, it in enumerate(items)))
+    ints = [j for j, it in enumerate(items) if j != k and not _is_slice_or_none(it)]
+    adv = sorted(ints + [k])
+    front = any(_is_slice_or_none(items[j]) for j in range(adv[0], adv[-1]))
+    return basic, k - sum(1 for j in ints if j < k), front
+
+
+def _is_slice_or_none(it) -> bool:
+    return isinstance(it, SliceValue) or (isinstance(it, Constant)
+                                          and (it.value is None or isinstance(it.value, slice)))
+
+
+def basic_index(cx, x: Value, index) -> tuple:
+    """``(spec, bounds, index operands)`` of a basic index of the array ``x``, the attributes
+    and trailing operands of ``np.subscript`` / ``np.setitem``."""
+    items = index_items(cx, x, index)
+    spec, bounds, operands = [], [], []
     for item in items:
         if isinstance(item, Constant) and item.value is None:
             spec.append("n")
@@ -45,7 +139,7 @@ def subscript(cx, x, index):
         else:
             spec.append("i")
             operands.append(_index(cx, item))
-    return cx.emit(npd.SubscriptOp, operands, {"spec": tuple(spec), "bounds": tuple(bounds)})
+    return tuple(spec), tuple(bounds), operands
 
 
 def _tuple_item(cx, x, index):

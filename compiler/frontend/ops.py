@@ -15,6 +15,8 @@ import numpy as np
 
 from .. import types as T
 from ..dialects import np as npd
+from ..dialects.grafo import CheckOp
+from ..ir.attributes import StringAttr
 from ..ir.core import Value
 from .values import Constant, TupleValue, const_type, describe, type_of
 
@@ -162,6 +164,8 @@ def _python_scalar_op(cx, op_cls, python_op, args, types):
 
 _AMBIGUOUS = ("The truth value of an array with more than one element is ambiguous. "
               "Use a.any() or a.all()")
+_EMPTY = ("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that "
+          "an array is not empty.")
 
 
 def truth(cx, v):
@@ -180,17 +184,28 @@ def truth(cx, v):
     if isinstance(v.type, T.TensorType):
         shape = v.type.shape
         if None in shape:
-            cx.fail("the truth value of an array whose size is only known at run time "
-                    "is ambiguous", "use a.any() or a.all()")
-        size = int(np.prod(shape))
-        if size != 1:
-            cx.fail(_AMBIGUOUS if size > 1 else "The truth value of an empty array is "
-                    "ambiguous. Use a.size > 0", "reduce the array to one value first")
+            _check_single_element(cx, v)
+        size = int(np.prod([1 if d is None else d for d in shape]))
+        if size != 1 and None not in shape:
+            cx.fail(_AMBIGUOUS if size > 1 else _EMPTY, "reduce the array to one value first")
         zeros = [constant(cx, 0, T.py_int) for _ in shape]
         v = cx.emit(npd.SubscriptOp, [v, *zeros], {"spec": ("i",) * len(shape), "bounds": ()})
     if T.is_bool(v.type):
         return v
     return apply_ufunc(cx, np.not_equal, [v, Constant(0)], operator.ne)
+
+
+def _check_single_element(cx, v: Value) -> None:
+    """Run-time ValueErrors (NumPy's messages) unless ``v`` has exactly one element."""
+    size = Constant(1)
+    for k in range(len(v.type.shape)):
+        size = apply_ufunc(cx, np.multiply, [size, dim(cx, v, k)], operator.mul)
+    for ok, message in ((apply_ufunc(cx, np.less_equal, [size, Constant(1)], operator.le),
+                         _AMBIGUOUS),
+                        (apply_ufunc(cx, np.not_equal, [size, Constant(0)], operator.ne),
+                         _EMPTY)):
+        cx.emit_op(CheckOp, [materialize(cx, ok)], {"kind": StringAttr("ValueError"),
+                                                    "message": StringAttr(message)})
 
 
 def logical_not(cx, v):

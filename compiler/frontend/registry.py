@@ -9,8 +9,12 @@ import operator
 
 import numpy as np
 
+from .. import effects
 from .. import types as T
 from . import arrays as A
+from . import shape_functions, statistics
+from .effects import print_rule
+from .iteration import enumerate_rule, zip_rule
 from .ops import (
     OPERATOR_UFUNCS,
     UFUNC_OPS,
@@ -174,6 +178,9 @@ NUMPY.update({
     np.ndim: signature("np.ndim", _ndim, ["a"]),
     np.size: signature("np.size", _size, ["a"]),
 })
+for _table in (statistics.RULES, shape_functions.RULES):
+    NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
+NUMPY[np.einsum] = shape_functions.einsum
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
            np.uint64, np.float32, np.float64):
     NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
@@ -216,6 +223,9 @@ METHODS: dict = {
     "ravel": signature("ndarray.ravel", _ravel, ["a"]),
     "flatten": signature("ndarray.flatten", _ravel, ["a"]),
 }
+
+for _table in (statistics.METHODS, shape_functions.METHODS):
+    METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {
     "shape": _shape,
@@ -337,4 +347,9 @@ BUILTINS.update({op: _operator_rule(op) for op in OPERATOR_UFUNCS})
 BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 
 FOLDABLE = set(NUMPY) | (set(BUILTINS) - {builtins.range, builtins.getattr})
+
+# Effects and loop iterables: never folded at compile time.
+BUILTINS[builtins.print] = BUILTINS[effects.print] = print_rule
+BUILTINS[builtins.enumerate] = enumerate_rule
+BUILTINS[builtins.zip] = zip_rule
 

@@ -65,18 +65,46 @@ def display_name(name: str) -> str:
             CONTINUED: "the continue flag"}.get(name, f"variable '{name}'")
 
 
-class Frame:
-    """One function being converted (the compiled one or an inlined callee)."""
+def is_special(name: str) -> bool:
+    """Whether ``name`` keeps its value on a path that returned (flags, return values)."""
+    return name in SPECIAL or name.startswith("%exit:")
 
-    def __init__(self, fn, scope: Scope):
+
+class Frame:
+    """One function being converted (the compiled one or an inlined callee).
+
+    A nested ``def``/``lambda`` has no function object at compile time: ``node`` is its AST
+    and ``parent`` the frame that defined it, whose current locals its free names read
+    (Python's late binding). ``tracked`` maps the names of the buffers the caller observes to
+    their values on entry (see mutation.py)."""
+
+    def __init__(self, fn, scope: Scope, node=None, parent: "Frame | None" = None):
         self.fn = fn
-        self.source: FunctionSource = source_of(fn)
+        self.parent = parent
+        self.source: FunctionSource = parent.source if parent is not None else source_of(fn)
+        self.node = node if node is not None else self.source.node
         self.scope = scope
-        code = fn.__code__
-        self._closure = dict(zip(code.co_freevars, fn.__closure__ or (), strict=True))
+        self.tracked: dict = {}
+        self.key = fn  # what recursion is counted by: the function or the nested def's AST
+        code = getattr(fn, "__code__", None)
+        self._closure = dict(zip(code.co_freevars, fn.__closure__ or (), strict=True)) \
+            if code is not None else {}
+
+    def lookup_enclosing(self, name: str):
+        """A free name's frontend value among the locals of the defining frames, or
+        ``MISSING``."""
+        frame = self.parent
+        while frame is not None:
+            value = frame.scope.get(name, MISSING)
+            if value is not MISSING:
+                return value
+            frame = frame.parent
+        return MISSING
 
     def lookup_free(self, name: str):
         """A free name's value from the closure, globals or builtins, or ``MISSING``."""
+        if self.parent is not None:
+            return self.parent.lookup_free(name)
         cell = self._closure.get(name)
         if cell is not None:
             try:

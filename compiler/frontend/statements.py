@@ -1,5 +1,6 @@
-"""Statements: assignment (names, tuple unpacking), augmented assignment, expression
-statements, ``return``, ``break``, ``continue`` and ``pass``; everything else is a
+"""Statements: assignment (names, tuple unpacking, array items), augmented assignment,
+expression statements, ``assert``, nested ``def``, ``return``, ``break``, ``continue`` and
+``pass``; everything else is a
 CompileError naming the construct. ``if``/``for``/``while`` live in control_flow.py."""
 
 from __future__ import annotations
@@ -7,8 +8,12 @@ from __future__ import annotations
 import ast
 import functools
 
+from .. import types as T
+from ..dialects.grafo import CheckOp
+from ..ir.attributes import StringAttr
 from ..ir.core import Value
 from .indexing import subscript
+from .ops import materialize, truth
 from .scope import BROKE, CONTINUED, RETURNED, RETVAL
 from .values import Constant, TupleValue, describe
 
@@ -19,15 +24,12 @@ UNSUPPORTED_STATEMENTS = {
     "AsyncWith": ("'async with' statement", "compile synchronous code only"),
     "AsyncFor": ("'async for' statement", "compile synchronous code only"),
     "ClassDef": ("class definition", "define classes outside the compiled function"),
-    "FunctionDef": ("nested function definition",
-                    "define the function at module level; calls to it are inlined"),
     "AsyncFunctionDef": ("nested function definition", "compile synchronous code only"),
     "Global": ("'global' statement",
                "pass the value as an argument and return the new value instead"),
     "Nonlocal": ("'nonlocal' statement",
                  "pass the value as an argument and return the new value instead"),
     "Raise": ("'raise' statement", "check the condition outside the compiled function"),
-    "Assert": ("'assert' statement", "check the condition outside the compiled function"),
     "Delete": ("'del' statement", "rebind the name instead"),
     "Import": ("'import' statement", "import at module level"),
     "ImportFrom": ("'import' statement", "import at module level"),
@@ -76,9 +78,15 @@ class StatementMixin:
             self.assign(node.target, self.expr(node.value))
 
     def _stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.target, ast.Subscript):
+            self.augassign_item(node)
+            return
         if not isinstance(node.target, ast.Name):
             self._bad_target(node.target)
         current = self.load_name(node.target.id)
+        if isinstance(current, Value) and isinstance(current.type, T.TensorType):
+            self.augassign_array(node, current)
+            return
         rhs = self.expr(node.value)
         with self.at(node):
             self.assign(node.target, self.binary(node.op, current, rhs))
@@ -90,7 +98,34 @@ class StatementMixin:
                       "return a flat tuple of arrays and scalars")
         self.scope[RETVAL] = value
         self.scope[RETURNED] = Constant(True)
+        self.record_exit()
         self.scope.terminated = self.scope.returned = True
+
+    def _stmt_Assert(self, node: ast.Assert) -> None:
+        """``assert test, msg``: AssertionError(msg) at run time when ``test`` is false (the
+        message must be known at compile time)."""
+        test = self.expr(node.test)
+        msg = self.expr(node.msg) if node.msg is not None else Constant("")
+        if not isinstance(msg, Constant):
+            with self.at(node.msg):
+                self.fail("an assert message must be known at compile time",
+                          "use a string literal as the message")
+        with self.at(node.test):
+            cond = materialize(self, truth(self, test))
+        text = str(msg.value).replace("{", "{{").replace("}", "}}")
+        self.emit_op(CheckOp, [cond], {"kind": StringAttr("AssertionError"),
+                                       "message": StringAttr(text)})
+
+    def _stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if node.decorator_list:
+            with self.at(node.decorator_list[0]):
+                self.fail("decorators on nested functions are not supported",
+                          "call the decorated function defined at module level")
+        for n in ast.walk(node):
+            if isinstance(n, (ast.Global, ast.Nonlocal)):
+                self.statement(n)  # a CompileError naming the statement
+        self.before_rebind(node.name)
+        self.scope[node.name] = self.local_function(node)
 
     def _stmt_Break(self, node) -> None:
         self.scope[BROKE] = Constant(True)
@@ -103,7 +138,10 @@ class StatementMixin:
     def assign(self, target, value) -> None:
         """Bind ``target`` (a name or a tuple/list of targets) to ``value``."""
         if isinstance(target, ast.Name):
+            self.before_rebind(target.id)
             self.scope[target.id] = value
+        elif isinstance(target, ast.Subscript):
+            self.assign_item(target, value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             if any(isinstance(t, ast.Starred) for t in target.elts):
                 with self.at(target):
@@ -134,10 +172,6 @@ class StatementMixin:
 
     def _bad_target(self, target) -> None:
         with self.at(target):
-            if isinstance(target, ast.Subscript):
-                self.fail("assignment to an array element or slice is not supported yet",
-                          "compute the new array (np.where or arithmetic) and "
-                          "rebind the name")
             self.fail(f"unsupported assignment target {type(target).__name__.lower()}",
                       "assign to a plain variable name")
 

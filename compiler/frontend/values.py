@@ -7,6 +7,7 @@
 - ``SliceValue``: ``start:stop:step`` inside a subscript.
 - ``BoundMethod``: ``x.sum`` before it is called.
 - ``RangeValue``: ``range(...)``, only iterable by ``for``.
+- ``LocalFunction``: a nested ``def`` or ``lambda``, inlined where it is called.
 - ``Undefined``: a name that is not bound on every path; reading it is a CompileError.
 """
 
@@ -55,6 +56,21 @@ class RangeValue:
     start: object
     stop: object
     step: object
+
+
+@dataclass(frozen=True, eq=False)
+class LocalFunction:
+    """A ``def`` or ``lambda`` inside the function being compiled: its AST ``node``, the
+    ``frame`` that defined it and its ``signature`` (defaults are frontend values evaluated
+    at the definition, as Python evaluates them)."""
+
+    node: object
+    frame: object
+    signature: object
+
+    @property
+    def name(self) -> str:
+        return getattr(self.node, "name", "<lambda>")
 
 
 @dataclass(frozen=True, eq=False)

@@ -2,7 +2,7 @@
 
 Frozen, hashable dataclasses whose ``str`` is the MLIR text form: ``3 : i64``,
 ``1.500000e+00 : f32`` (printed with full precision), ``"text"``, ``[1, 2]``, ``true``,
-``unit``, ``f32`` (a type), ``dense<[1, 2]> : tensor<2xi64>``.
+``unit``, ``f32`` (a type), ``dense<[1, 2]> : tensor<2xi64>``, ``array<i32: 1, 0>``.
 """
 
 from __future__ import annotations
@@ -219,6 +219,19 @@ def to_attr(v) -> Attribute:
     if isinstance(v, T.Type):
         return TypeAttr(v)
     raise TypeError(f"cannot make an attribute of {v!r}")
+
+
+@dataclass(frozen=True)
+class DenseArrayAttr(Attribute):
+    """MLIR's dense array of integers, ``array<i32: 1, 0>`` (``element`` is the integer
+    type, ``value`` a tuple of ints)."""
+
+    element: T.Type
+    value: tuple
+
+    def __str__(self) -> str:
+        items = ": " + ", ".join(map(str, self.value)) if self.value else ""
+        return f"array<{self.element}{items}>"
 
 
 @dataclass(frozen=True)

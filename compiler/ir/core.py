@@ -204,7 +204,7 @@ class Operation:
 
     def replace_with(self, values) -> None:
         """Replace every use of this op's results by ``values`` and erase it."""
-        for r, v in zip(self.results, values):
+        for r, v in zip(self.results, values, strict=False):
             r.replace_all_uses_with(v)
         self.erase()
 
@@ -215,7 +215,7 @@ class Operation:
         Operation.__init__(new, [mapping.get(v, v) for v in self._operands],
                            [r.type for r in self.results], dict(self.attributes), 0, self.loc)
         new.__dict__.update({k: v for k, v in self.__dict__.items() if k not in new.__dict__})
-        for old_r, new_r in zip(self.results, new.results):
+        for old_r, new_r in zip(self.results, new.results, strict=False):
             mapping[old_r] = new_r
         for r in self.regions:
             new.add_region(r.clone(mapping))

@@ -4,7 +4,8 @@ The oracle for lowering tests: it runs what ``lowering.lower_to_loops`` produces
 LLVM backend. Integers are Python ints holding the signed value of their width (``i1`` is 0
 or 1, ``index`` is 64-bit); floats are NumPy ``float32``/``float64`` scalars; memrefs are
 ``Buffer`` s over NumPy arrays (signless dtypes: int32 for i32, bool for i1) and may be strided
-views. ``grafo.check`` raises its Python exception (``kind(message.format(*params))``).
+views. ``grafo.check`` raises its Python exception (``kind(message.format(*params))``);
+``grafo.print`` writes to ``sys.stdout`` as the compiled code does.
 
 Behaviour that is undefined or poison in LLVM raises ``UndefinedBehavior``: a division by zero
 or INT_MIN / -1 (``divsi``, ``remsi``...), a shift by at least the bit width, a load or store
@@ -19,6 +20,8 @@ import builtins
 import math
 
 import numpy as np
+
+from runtime.printing import from_kind, write
 
 from .. import types as T
 from ..dialects import arith
@@ -288,8 +291,14 @@ class Interpreter:
                                                                                   _width(t))]
         if name.startswith("math."):
             return [_math(op, *xs)]
+        if name == "grafo.libm":
+            with np.errstate(all="ignore"):
+                return [_float(op.results[0].type)(_MATH[op.attr("callee")](*xs))]
         if name.startswith("memref."):
             return self._memref(op, xs)
+        if name == "grafo.print":
+            _print(op, xs)
+            return []
         if name == "grafo.check":
             if not xs[0]:
                 kind = getattr(builtins, op.attr("kind"))
@@ -364,3 +373,20 @@ def run(module, name: str, *args) -> list:
     """Interpret function ``name`` of loop-level ``module`` on ``args`` (see
     ``Interpreter.call``)."""
     return Interpreter(module).call(name, *args)
+
+
+def _print(op, xs) -> None:
+    """``grafo.print``: each operand as the NumPy/Python value of its kind, then the text."""
+    values = []
+    for x, kind in zip(xs, op.attr("kinds"), strict=True):
+        if isinstance(x, Buffer):
+            dt = np.dtype(from_kind(kind, x.array.ndim))
+            values.append(x.array.view(dt) if x.array.dtype.itemsize == dt.itemsize
+                          else x.array.astype(dt))
+        else:
+            t = from_kind(kind, None)
+            if isinstance(t, np.dtype):
+                values.append(t.type(int(x) % (1 << 8 * t.itemsize) if t.kind == "u" else x))
+            else:
+                values.append(t(x))
+    write((op.attr("pieces"), op.attr("conversions")), values)

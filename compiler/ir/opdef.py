@@ -72,6 +72,11 @@ class Op(Operation):
             regions = cls.num_regions
         return cls(operands, result_types, attributes, regions, loc)
 
+    def properties(self) -> dict:
+        """Inherent attributes that MLIR keeps as properties and this op derives from its
+        operands (``operandSegmentSizes``); printed as ``<{...}>``, not stored."""
+        return {}
+
     def verify(self) -> None:
         from .verifier import VerifyError
         for what, want, have in (("operands", self.num_operands, len(self.operands)),

@@ -26,6 +26,7 @@ from .. import types as T
 from .attributes import (
     ArrayAttr,
     Attribute,
+    DenseArrayAttr,
     DenseAttr,
     FloatAttr,
     IntegerAttr,
@@ -223,9 +224,25 @@ class _Reader:
         if "op_regions" in parts:
             regions = [self.region(r) for r in parts["op_regions"].children]
         op = cls(operands, list(sig.results), attributes, regions, loc)
+        if "properties" in parts:
+            self.properties(op, parts["properties"].children[0])
         if defs is not None:
             self.define(defs.children[0], op.results)
         return op
+
+    def properties(self, op: Operation, tree: Tree) -> None:
+        """MLIR's ``<{...}>``: properties the op derives from its operands must match them;
+        the others are inherent attributes and join the attribute dictionary."""
+        derived = op.properties() if hasattr(op, "properties") else {}
+        for key, value in self.attr_dict(tree).items():
+            if key in derived:
+                if value != derived[key]:
+                    raise self.error_at(tree, f"property {key} = {value} of '{op.name}' does "
+                                              f"not match its operands, expected {derived[key]}")
+            elif key in op.attributes:
+                raise self.error_at(tree, f"attribute '{key}' is given twice")
+            else:
+                op.attributes[key] = value
 
     def region(self, tree: Tree) -> Region:
         region = Region()
@@ -297,6 +314,11 @@ class _Reader:
             return ArrayAttr(tuple(self.attribute(c) for c in ch))
         if kind == "dense_attr":
             return self.dense(tree)
+        if kind == "dense_array_attr":
+            t = self.type(Tree("scalar_type", [ch[1]]))
+            if not isinstance(t, T.IntegerType):
+                raise self.error_at(tree, f"an array attribute cannot have elements of type {t}")
+            return DenseArrayAttr(t, tuple(self.int(c) for c in ch[2:]))
         if kind == "symbol_attr":
             return SymbolRefAttr(ch[0][1:])
         if kind == "unit_attr":

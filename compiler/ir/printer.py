@@ -2,8 +2,10 @@
 
 ``%0 = "arith.addf"(%a, %b) : (f32, f32) -> f32 loc("k.py":4:9)``. Values are named by the
 printer (``%0``, ``%1``; block arguments ``%arg0``); ops with several results print as ``%3:2``
-and their results are used as ``%3#1``. Attribute dictionaries are sorted by key. The output
-parses back (``parser.py``) to IR that prints identically.
+and their results are used as ``%3#1``. Attribute dictionaries are sorted by key; properties an
+op derives from its operands (``Op.properties``) print as MLIR's ``<{...}>``. An empty entry
+block prints as ``^bb0:`` (MLIR needs the block). The output parses back (``parser.py``) to IR
+that prints identically.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ def _print(op: Operation, names: _Names, lines: list, indent: int, locs: bool) -
     operands = ", ".join(names.use(v) for v in op.operands)
     head = names.define_results(op)
     text = f'{pad}{head}"{op.name}"({operands})'
+    props = op.properties() if hasattr(op, "properties") else {}
+    if props:
+        text += " <{" + ", ".join(f"{k} = {props[k]}" for k in sorted(props)) + "}>"
     attrs = ""
     if op.attributes:  # MLIR's generic form puts the attribute dictionary after the regions
         attrs = " {" + ", ".join(f"{k} = {op.attributes[k]}" if not _is_unit(op.attributes[k])
@@ -70,7 +75,7 @@ def _print(op: Operation, names: _Names, lines: list, indent: int, locs: bool) -
 
 
 def _print_block_header(block: Block, j: int, names: _Names, lines: list, indent: int):
-    if j == 0 and not block.args:
+    if j == 0 and not block.args and block.ops:
         return
     args = ", ".join(f"{names.define_arg(a)}: {a.type}" for a in block.args)
     lines.append("  " * indent + f"^bb{j}" + (f"({args})" if block.args else "") + ":")

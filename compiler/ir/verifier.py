@@ -1,6 +1,7 @@
 """The IR verifier: structural checks plus each op's own ``verify``.
 
-Errors name the op, its source location and what is wrong.
+Errors name the op, its source location and what is wrong; an op without a location is
+placed by its enclosing function (``in func @f``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,19 @@ class VerifyError(Exception):
     def __init__(self, op: Operation, message: str):
         self.op = op
         self.message = message
-        super().__init__(f"{op.loc.file}:{op.loc.line}:{op.loc.col}: error: "
-                         f"'{op.name}' op {message}")
+        where = f"{op.loc.file}:{op.loc.line}:{op.loc.col}: " if op.loc.line > 0 else ""
+        super().__init__(f"{where}error: '{op.name}' op {message}{_enclosing_function(op)}")
+
+
+def _enclosing_function(op: Operation) -> str:
+    """`` (in func @f)`` for an op without a location inside function ``f``, else ""."""
+    if op.loc.line > 0:
+        return ""
+    parent = op.parent_op()
+    while parent is not None and parent.name != "func.func":
+        parent = parent.parent_op()
+    name = parent.attributes.get("sym_name") if parent is not None else None
+    return f" (in func @{name.value})" if name is not None else ""
 
 
 def verify(root: Operation) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import types as T
+from ..dialects import np as npd
 from ..ir.core import BlockArgument, Operation, Value
 from ..ir.opdef import Elementwise, Pure
 from .context import Emitter
@@ -122,7 +123,8 @@ class Lowerer:
 
     # policy ---------------------------------------------------------------------------------
     def _materialize_here(self, result: Value, e: Expr) -> bool:
-        uses = [u.owner for u in result.uses]
+        # np.dim reads only the shape, never an element: it is no consumer of the values.
+        uses = [u.owner for u in result.uses if not isinstance(u.owner, npd.DimOp)]
         if not uses:
             return False
         if e.cost > 1 and any(_inside_loop_below(u, result) for u in uses):

@@ -10,7 +10,16 @@ from __future__ import annotations
 from ..dialects import builtin, func
 from ..dialects import np as npd
 from ..ir.verifier import verify
-from . import control_flow, elementwise, indexing, matmul, reduction  # noqa: F401 (rules)
+from . import (  # noqa: F401
+    control_flow,
+    data,
+    effects,
+    elementwise,
+    indexing,
+    matmul,
+    mutation,
+    reduction,
+)
 from .control_flow import lower_function
 from .lowerer import RULES
 

@@ -6,9 +6,11 @@ the innermost axis is reduced, each output element is reduced by an inner loop (
 parallel); otherwise the output buffer is the accumulator and the input is read in its own
 order. Float sums add blocks of 128 elements in 8 partial sums combined pairwise (NumPy's
 pairwise base case) and accumulate the block sums with Kahan compensation, which is at least
-as accurate as NumPy's pairwise summation. max/min propagate NaN and, like NumPy, raise
-ValueError("zero-size array to reduction operation maximum which has no identity") when the
-reduced extent is empty; argmax/argmin return the first occurrence, NaN winning.
+as accurate as NumPy's pairwise summation; they start from +0.0, so a sum of -0.0s is +0.0
+as NumPy 2.4's is on every layout. max/min propagate NaN (with both zeros present a zero
+max is +0.0 and a zero min -0.0; NumPy's choice varies with length and stride) and, like
+NumPy, raise ValueError("zero-size array to reduction operation maximum which has no
+identity") when the reduced extent is empty; argmax/argmin return the first occurrence, NaN winning.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ def _monoid(em: Emitter, kind: str, t: T.Type):
         ident = 0 if big else -1
     else:
         ident = -(1 << (width - 1)) if big else (1 << (width - 1)) - 1
+    if T.is_float(t):  # IEEE maximum/minimum: a zero max is +0.0 and a zero min -0.0
+        name = "arith.maximumf" if big else "arith.minimumf"
+        return (lambda a, x: em.op(name, a, x)), em.const(ident, lt)
     fn = S.maximum if big else S.minimum
     return (lambda a, x: fn(em, t, a, x)), em.const(ident, lt)
 
@@ -80,7 +85,7 @@ def _reduce_point(em, kind, t, x_el, red_shape, load_at):
         zero = em.const(0.0, T.lowered(t))
         total, comp = em.nest(outer, lambda oidx, tot, c: _kahan_blocks(
             em, t, n, lambda j: load_at(oidx + (j,)), tot, c), [zero, zero])
-        return S.add(em, t, total, comp)
+        return em.op("arith.subf", total, comp)  # comp is the excess the last add kept
     combine, ident = _monoid(em, kind, t)
     (acc,) = em.nest(red_shape, lambda idx, acc: [combine(acc, pre(load_at(idx)))], [ident])
     return acc
@@ -149,17 +154,27 @@ def lower_argreduce(lw: Lowerer, op):
     em = lw.em
     x = lw.expr(op.operands[0])
     kind, axis = op.attr("kind"), op.attr("axis")
+    skip_nan = kind.startswith("nan")
+    kind = kind[3:] if skip_nan else kind
     t = x.element
     strict = {"f": "ogt", "s": "sgt", "u": "ugt"} if kind == "argmax" else \
         {"f": "olt", "s": "slt", "u": "ult"}
     k = "f" if T.is_float(t) else ("s" if T.is_integer(t) and not T.is_unsigned(t) else "u")
 
     def better(v, best):
-        if k == "f":
+        if k == "f" and not skip_nan:  # NaN wins, as in np.argmax
             wins = em.cmpf(strict[k], v, best)
             first_nan = em.op("arith.andi", em.cmpf("uno", v, v), em.cmpf("ord", best, best))
             return em.op("arith.ori", wins, first_nan)
-        return em.cmpi(strict[k], v, best)
+        return em.cmpf(strict[k], v, best) if k == "f" else em.cmpi(strict[k], v, best)
+
+    # np.nanargmax/nanargmin read NaN as -inf/+inf (NumPy's _replace_nan) and raise only for
+    # an all-NaN slice, so a NaN before an equal infinity keeps its index.
+    fill = em.const(float("-inf") if kind == "argmax" else float("inf"), T.lowered(t)) \
+        if skip_nan and k == "f" else None
+
+    def read(v):
+        return v if fill is None else em.select(em.cmpf("uno", v, v), fill, v)
 
     axes = list(range(x.rank)) if axis < 0 else [axis]
     red_shape = [x.shape[a] for a in axes]
@@ -175,16 +190,22 @@ def lower_argreduce(lw: Lowerer, op):
                 s[d] = i
             return tuple(s)
 
-        def step(ridx, best, pos):
-            v = x.load(src(ridx))
+        def step(ridx, best, pos, *seen):
+            raw = x.load(src(ridx))
+            v = read(raw)
             linear = 0
             for d, i in zip(red_shape, ridx, strict=True):
                 linear = em.add(em.mul(linear, d), i)
             take = better(v, best)
-            return [em.select(take, v, best), em.select(take, em.to_i64(linear), pos)]
+            out = [em.select(take, v, best), em.select(take, em.to_i64(linear), pos)]
+            return out + [em.op("arith.ori", seen[0], em.cmpf("ord", raw, raw))] if seen else out
 
-        first = x.load(src((0,) * len(axes)))
-        return em.nest(red_shape, step, [first, em.const(0, T.i64)])[1]
+        first = read(x.load(src((0,) * len(axes))))
+        inits = [first, em.const(0, T.i64)] + ([em.const(0, T.i1)] if fill is not None else [])
+        best, pos, *seen = em.nest(red_shape, step, inits)
+        if seen:
+            em.check(seen[0], "ValueError", "All-NaN slice encountered")
+        return pos
 
     if not kept:
         return [point(())]

@@ -19,6 +19,7 @@ import math as _math
 
 from .. import types as T
 from ..dialects import scf
+from ..ir.attributes import StringAttr
 from ..ir.core import Value
 from .context import Emitter
 
@@ -201,11 +202,18 @@ def _ipow(em, t, a, b, zero, one):
 
 
 def maximum(em, t, a, b):
-    return _a(em, {"f": "maximumf", "s": "maxsi"}.get(_k(t), "maxui"), a, b)
+    """``np.maximum``: NaN propagates; between equal values (``+0.0``, ``-0.0``) NumPy's
+    loops return ``b``, on every layout."""
+    if _k(t) == "f":
+        return em.select(_a(em, "ori", em.cmpf("ogt", a, b), em.cmpf("uno", a, a)), a, b)
+    return _a(em, "maxsi" if _k(t) == "s" else "maxui", a, b)
 
 
 def minimum(em, t, a, b):
-    return _a(em, {"f": "minimumf", "s": "minsi"}.get(_k(t), "minui"), a, b)
+    """``np.minimum``: NaN propagates; equal values give ``b``, as ``np.maximum``."""
+    if _k(t) == "f":
+        return em.select(_a(em, "ori", em.cmpf("olt", a, b), em.cmpf("uno", a, a)), a, b)
+    return _a(em, "minsi" if _k(t) == "s" else "minui", a, b)
 
 
 def fmax(em, t, a, b):
@@ -237,11 +245,14 @@ def hypot(em, t, a, b):
 
 
 def logaddexp(em, t, a, b):
-    """NumPy's ``npy_logaddexp``: equal inputs (same-sign infinities) give ``a + ln 2``."""
+    """NumPy's ``npy_logaddexp``: ``x == y`` (also same-sign infinities) gives ``x + ln 2``,
+    else ``max + log1p(exp(-|x - y|))`` with the C library's ``exp`` and ``log1p``, the calls
+    NumPy makes, so the cancellation near a zero result rounds as NumPy's does."""
     zero = _c(em, 0.0, t)
+    libm = lambda name, x: em.op("grafo.libm", x, callee=StringAttr(name))  # noqa: E731
     tmp = _a(em, "subf", a, b)
-    hi = _a(em, "addf", a, _m(em, "log1p", _m(em, "exp", _a(em, "negf", tmp))))
-    lo = _a(em, "addf", b, _m(em, "log1p", _m(em, "exp", tmp)))
+    hi = _a(em, "addf", a, libm("log1p", libm("exp", _a(em, "negf", tmp))))
+    lo = _a(em, "addf", b, libm("log1p", libm("exp", tmp)))
     out = em.select(em.cmpf("ogt", tmp, zero), hi, em.select(em.cmpf("ole", tmp, zero), lo, tmp))
     return em.select(em.cmpf("oeq", a, b), _a(em, "addf", a, _c(em, _math.log(2.0), t)), out)
 

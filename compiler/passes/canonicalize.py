@@ -127,6 +127,29 @@ def select_same(op: Operation):
     return x if x is y else None
 
 
+def astype_round_trip(op: Operation):
+    """``astype(astype(x, m), t) -> x`` when ``t`` is ``x``'s type and ``m`` holds every value
+    of it exactly (NumPy's "safe" casting), e.g. int64 -> Python int -> int64."""
+    inner = op.operands[0].owner_op()
+    if inner is None or inner.name != op.name:
+        return None
+    x = inner.operands[0]
+    if x.type != op.result.type:
+        return None
+    safe = np.can_cast(T.to_dtype(x.type), T.to_dtype(inner.result.type), "safe")
+    return x if safe else None
+
+
+def power_two(op: Operation):
+    """``x ** 2 -> x * x``: NumPy's own fast path for a scalar exponent of 2 is ``square``,
+    so the product gives its results exactly (also for wrapping integers)."""
+    x, c = op.operands
+    if T.shape_of(c.type) or not _all_elements(c, lambda a: a == 2):
+        return None
+    b = Builder(op.parent, before=op, loc=op.loc)
+    return b.create(npd.MultiplyOp, [x, x]).result
+
+
 def transpose_identity(op: Operation):
     """``transpose(x, (0, 1, ...)) -> x``."""
     perm = op.attr("perm")
@@ -161,6 +184,7 @@ for _name, _rule in [
     ("np.divide", rhs_identity(one)),
     ("np.floor_divide", rhs_identity(one, _integral)),
     ("np.power", rhs_identity(one, _integral)),
+    ("np.power", power_two),
     ("np.bitwise_or", rhs_identity(int_zero)),
     ("np.bitwise_xor", rhs_identity(int_zero)),
     ("np.left_shift", rhs_identity(int_zero)),
@@ -183,6 +207,7 @@ for _name, _rule in [
     ("np.trunc", idempotent),
     ("np.rint", idempotent),
     ("np.astype", identity_cast),
+    ("np.astype", astype_round_trip),
     ("np.reshape", identity_cast),
     ("np.broadcast_to", identity_cast),
     ("np.transpose", transpose_identity),

@@ -22,4 +22,7 @@
     "func.call"() {callee = @g} : () -> ()
     "func.return"(%0, %1) : (f32, f32) -> ()
   }) {function_type = (memref<4xf32>, index, f32, i1) -> (f32, f32), sym_name = "effects"} : () -> ()
+  "func.func"() ({
+    "func.return"() : () -> ()
+  }) {function_type = () -> (), sym_name = "g"} : () -> ()
 }) : () -> ()

@@ -24,4 +24,8 @@
     %4 = "memref.alloc"() : () -> memref<8xf32>
     "func.return"() : () -> ()
   }) {function_type = (memref<4xf32>, index, i1) -> (), sym_name = "effects"} : () -> ()
+  "func.func"() ({
+    %0 = "arith.constant"() {value = 1.0 : f32} : () -> f32
+    "func.return"(%0) : (f32) -> ()
+  }) {function_type = () -> f32, sym_name = "g"} : () -> ()
 }) : () -> ()

@@ -5,4 +5,5 @@
 // CHECK: error: unknown pass 'frobnicate' in pipeline 'cse,frobnicate'; known passes: canonicalize, cse, dce, fold
 // CHECK-NOT: Traceback
 "builtin.module"() ({
+^bb0:
 }) : () -> ()

@@ -1,5 +1,6 @@
 """lit configuration of grafo's regression tests: ``.mlir`` files run through ``grafo opt`` and
-checked with FileCheck (the ``filecheck`` package from PyPI).
+checked with FileCheck (the ``filecheck`` package from PyPI); ``grafo ir`` / ``grafo translate``
+RUN lines compile the Python functions of ``inputs/``.
 
 In RUN lines, ``grafo`` (and ``grafo-opt``, meaning ``grafo opt``) run this checkout's
 ``compiler.cli`` with the Python that runs lit, so no installation is needed; ``filecheck`` /
@@ -7,6 +8,7 @@ In RUN lines, ``grafo`` (and ``grafo-opt``, meaning ``grafo opt``) run this chec
 ``lit tests/regression -q`` from the repository root.
 """
 
+import importlib.util
 import os
 import sys
 
@@ -17,6 +19,7 @@ config = globals()["config"]  # lit runs this file with its ``config`` object in
 config.name = "grafo"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
+config.excludes = ["inputs", "Output"]  # inputs/ holds the Python files RUN lines compile
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 config.test_exec_root = os.path.join(config.test_source_root, "Output")
 
@@ -30,3 +33,7 @@ WORD = r"(?<![\w./-]){}(?![\w./-])"
 config.substitutions.append((WORD.format("grafo-opt"), f"{PYTHON} -m compiler.cli opt"))
 config.substitutions.append((WORD.format("grafo"), f"{PYTHON} -m compiler.cli"))
 config.substitutions.append((WORD.format("(FileCheck|filecheck)"), f"{PYTHON} -m filecheck"))
+
+# ``REQUIRES: graphviz``: tests of ``grafo graph`` need the graphviz package (grafo[graph]).
+if importlib.util.find_spec("graphviz") is not None:
+    config.available_features.add("graphviz")

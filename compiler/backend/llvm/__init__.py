@@ -1,7 +1,8 @@
 """The CPU backend: loop-level IR -> LLVM IR (llvmlite) -> O3 for the host -> in-process JIT.
 
 ``compile_module(module)`` returns a ``CompiledModule`` with ``.entry(name)`` (a callable
-taking NumPy arrays), ``.address(name)`` (the C entry, see docs/architecture.md),
+taking NumPy arrays: a generated CPython entry over ``runtime.abi.NativeFunction``),
+``.address(name)`` (the C entry, see docs/architecture.md),
 ``.llvm_ir``, ``.asm`` and ``.errors`` (the status-code table of ``errors.error_table``).
 """
 

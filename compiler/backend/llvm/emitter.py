@@ -1,5 +1,6 @@
-"""Code generation state: ``ModuleEmitter`` (one LLVM module per IR module) and
-``FunctionEmitter`` (one loop-level ``func.func`` -> one internal LLVM function).
+"""Code generation state: ``ModuleEmitter`` (one LLVM module per IR module), ``Emitter``
+(ops -> one LLVM function) and ``FunctionEmitter`` (one loop-level ``func.func`` -> one
+internal LLVM function); ``parallel.py`` adds the emitter of outlined parallel loop bodies.
 
 A function ``name`` becomes ``i32 @"name.impl"(<inputs>, <result ptrs>, ptr status,
 ptr arena)``: the C ABI's parameters (``entry.py``) plus the call's buffer list
@@ -16,6 +17,7 @@ from ...dialects.builtin import ModuleOp
 from ...ir.core import Block, Operation, Value
 from .descriptor import MemRef
 from .errors import check_ops
+from .printing import print_ops
 from .rules import RULES
 from .target import host_target_machine, triple
 from .types import I1, I8, I32, PTR, STATUS, abi_param, scalar
@@ -32,8 +34,15 @@ class ModuleEmitter:
         self.ll.triple = triple()
         self.ll.data_layout = str(host_target_machine().target_data)
         self.check_ids = {op: k for k, op in enumerate(check_ops(module), 1)}
+        self.print_ids = {op: k for k, op in enumerate(print_ops(module))}
         self.functions = {f.sym_name: f for f in module.functions()}
         self._impls: dict[str, ir.Function] = {}
+        self._outlined = 0
+
+    def outlined_name(self, parent: ir.Function) -> str:
+        """A fresh name for a function outlined from ``parent``."""
+        self._outlined += 1
+        return f"{parent.name}.par{self._outlined}"
 
     def lookup(self, name: str):
         """The ``func.func`` named ``name``. Raises KeyError naming the missing symbol."""
@@ -69,36 +78,25 @@ class ModuleEmitter:
         return fn
 
 
-class FunctionEmitter:
-    """Emits the body of one ``func.func`` into its internal LLVM function."""
+class Emitter:
+    """Emits IR ops into one LLVM function ``fn``: the state and helpers rules use.
 
-    def __init__(self, mod: ModuleEmitter, func):
+    Subclasses set ``status`` (the status block that callees fill) and ``arena`` (the buffer
+    list) and decide what a failure does (``fail_if``/``return_if``). ``parallel_ok`` says
+    whether ``grafo.parallel`` loops may run on threads here (not inside a parallel body)."""
+
+    parallel_ok = True
+
+    def __init__(self, mod: ModuleEmitter, fn: ir.Function):
         self.mod = mod
-        self.func = func
-        self.fn = mod.impl(func.sym_name)
-        ft = func.function_type
-        n_in, n_out = len(ft.inputs), len(ft.results)
-        self.result_ptrs = self.fn.args[n_in:n_in + n_out]
-        self.status, self.arena = self.fn.args[-2], self.fn.args[-1]
-        self._allocas = ir.IRBuilder(self.fn.append_basic_block("entry"))
-        self._body = self.fn.append_basic_block("body")
+        self.fn = fn
+        self._allocas = ir.IRBuilder(fn.append_basic_block("entry"))
+        self._body = fn.append_basic_block("body")
         self.b = ir.IRBuilder(self._body)
         self.values: dict[Value, object] = {}
-        self._bind_arguments(ft.inputs)
 
-    def _bind_arguments(self, inputs) -> None:
-        for arg, t, p in zip(self.func.body.args, inputs, self.fn.args, strict=False):
-            if isinstance(t, T.MemRefType):
-                self.values[arg] = MemRef.load(self.b, t, p)
-            elif scalar(t) == I1:
-                self.values[arg] = self.b.icmp_unsigned("!=", p, ir.Constant(I8, 0))
-            else:
-                self.values[arg] = p
-
-    def emit(self) -> None:
-        """Emit the whole body (its ``func.return`` included)."""
-        term = self.emit_ops(self.func.body)
-        self.emit_op(term)
+    def finish(self) -> None:
+        """Close the entry block (allocas only) with a branch to the body."""
         self._allocas.branch(self._body)
 
     # -- used by rules ----------------------------------------------------------------------
@@ -136,27 +134,57 @@ class FunctionEmitter:
         slot.type = PTR
         return slot
 
+    def status_field(self, *idx) -> ir.Value:
+        """Pointer to a field of ``self.status``: ``(0,)`` the code, ``(2, i)`` param i."""
+        return self.b.gep(self.status, [ir.Constant(I32, i) for i in (0, *idx)],
+                          inbounds=True, source_etype=STATUS)
+
     def return_if(self, cond: ir.Value, code: ir.Value) -> None:
-        """Return ``code`` from the function when ``cond`` holds (an unlikely branch)."""
+        """Return ``code`` from the function when ``cond`` holds (an unlikely branch); the
+        status block was filled by a callee."""
         out, cont = self.new_block("fail"), self.new_block("ok")
         self.b.cbranch(cond, out, cont).set_weights([1, 1 << 20])
         self.b.position_at_end(out)
         self.b.ret(code)
         self.b.position_at_end(cont)
 
-    def fail_if(self, cond: ir.Value, code: int, params: list) -> None:
-        """When ``cond`` holds: write ``code`` and ``params`` to the status block, return
-        ``code``."""
+    def fail_if(self, cond: ir.Value, code, params: list) -> None:
+        """When ``cond`` holds: write ``code`` (an int or an ``i32`` value) and ``params``
+        (``i64`` values) to the status block, return ``code``."""
         out, cont = self.new_block("fail"), self.new_block("ok")
         self.b.cbranch(cond, out, cont).set_weights([1, 1 << 20])
         self.b.position_at_end(out)
-        i32 = ir.IntType(32)
-
-        def field(*idx):
-            return self.b.gep(self.status, [ir.Constant(i32, i) for i in (0, *idx)],
-                              inbounds=True, source_etype=STATUS)
-        self.b.store(ir.Constant(I32, code), field(0))
+        code = ir.Constant(I32, code) if isinstance(code, int) else code
+        self.b.store(code, self.status_field(0))
         for i, p in enumerate(params):
-            self.b.store(p, field(2, i))
-        self.b.ret(ir.Constant(I32, code))
+            self.b.store(p, self.status_field(2, i))
+        self.b.ret(code)
         self.b.position_at_end(cont)
+
+
+class FunctionEmitter(Emitter):
+    """Emits the body of one ``func.func`` into its internal LLVM function."""
+
+    def __init__(self, mod: ModuleEmitter, func):
+        super().__init__(mod, mod.impl(func.sym_name))
+        self.func = func
+        ft = func.function_type
+        n_in, n_out = len(ft.inputs), len(ft.results)
+        self.result_ptrs = self.fn.args[n_in:n_in + n_out]
+        self.status, self.arena = self.fn.args[-2], self.fn.args[-1]
+        self._bind_arguments(ft.inputs)
+
+    def _bind_arguments(self, inputs) -> None:
+        for arg, t, p in zip(self.func.body.args, inputs, self.fn.args, strict=False):
+            if isinstance(t, T.MemRefType):
+                self.values[arg] = MemRef.load(self.b, t, p)
+            elif scalar(t) == I1:
+                self.values[arg] = self.b.icmp_unsigned("!=", p, ir.Constant(I8, 0))
+            else:
+                self.values[arg] = p
+
+    def emit(self) -> None:
+        """Emit the whole body (its ``func.return`` included)."""
+        term = self.emit_ops(self.func.body)
+        self.emit_op(term)
+        self.finish()

@@ -6,13 +6,20 @@
 
 from __future__ import annotations
 
+import ctypes
 import functools
 
 import llvmlite.binding as llvm
 
+from runtime import fastcall, printing
+from runtime import parallel as threads
+
 from ...dialects.builtin import ModuleOp
 from .codegen import lower_module
 from .errors import error_table
+from .parallel import THREADS_GLOBAL
+from .printing import PRINT_GLOBAL, print_table
+from .pyentry import emit_py_entry
 from .signature import native_function
 from .target import host_target_machine, new_host_target_machine, optimize
 
@@ -21,17 +28,30 @@ class CompiledModule:
     """A loop-level module compiled for this CPU.
 
     Attributes: ``symbols`` ({function name: C symbol}), ``errors`` (the error table, see
-    ``errors.py``), ``llvm_ir`` (optimized LLVM IR text), ``asm`` (host assembly, on demand).
+    ``errors.py``), ``llvm_ir`` (optimized LLVM IR text), ``asm`` (host assembly, on demand),
+    ``threads_global`` (address of the module's ``grafo.rt.threads`` pointer, bound to the
+    process's thread state by ``runtime.parallel.bind``; None without parallel loops).
     """
 
     def __init__(self, module: ModuleOp, name: str = "grafo"):
         ref, self.symbols = lower_module(module, name)
         optimize(ref)
+        parallel = any(g.name == THREADS_GLOBAL for g in ref.global_variables)
         self.llvm_ir = str(ref)
         self.errors = error_table(module)
         self._types = {f.sym_name: f.function_type for f in module.functions()}
         self._engine = llvm.create_mcjit_compiler(ref, new_host_target_machine())
         self._engine.finalize_object()
+        self.threads_global = None
+        if parallel:
+            self.threads_global = self._engine.get_global_value_address(THREADS_GLOBAL)
+            threads.bind(self.threads_global)
+        self._print_hook = None
+        table = print_table(module)
+        if table:
+            self._print_hook = printing.make_hook(table)
+            ctypes.c_void_p.from_address(self._engine.get_global_value_address(
+                PRINT_GLOBAL)).value = ctypes.cast(self._print_hook, ctypes.c_void_p).value
         self.addresses = {name: self._engine.get_function_address(sym)
                           for name, sym in self.symbols.items()}
 
@@ -48,15 +68,30 @@ class CompiledModule:
             raise KeyError(f"no function @{name} in this module "
                            f"(has: {', '.join(self.addresses)})") from None
 
-    def entry(self, name: str, input_types=None, result_types=None):
-        """A Python callable for ``func.func @name`` (a ``runtime.abi.NativeFunction``).
+    def entry(self, name: str, input_types=None, result_types=None, fast: bool = True):
+        """A Python callable for ``func.func @name``.
 
         ``input_types``/``result_types`` are the tensor-level types of the function (tensors,
         unsigned and weak scalars) that fix the NumPy dtypes and Python scalar kinds; by
-        default the loop-level types are used (signless integers read as signed).
+        default the loop-level types are used (signless integers read as signed). With
+        ``fast`` (and ``runtime.fastcall.LAYOUT`` available) it is a builtin function running
+        a generated CPython entry (``pyentry.py``) whose ``__self__`` is the reference
+        ``runtime.abi.NativeFunction``; otherwise it is that ``NativeFunction``. Both take the
+        same arguments, return the same results and raise the same errors.
         """
-        return native_function(self.address(name), self._types[name], input_types,
-                               result_types, self.errors, name=name, keepalive=self)
+        reference = native_function(self.address(name), self._types[name], input_types,
+                                    result_types, self.errors, name=name, keepalive=self)
+        if not fast or fastcall.LAYOUT is None:
+            return reference
+        module = emit_py_entry(self.symbols[name], reference.address, self._types[name],
+                               list(reference.inputs), list(reference.results), fastcall.LAYOUT)
+        ref = llvm.parse_assembly(str(module))
+        ref.verify()
+        optimize(ref)
+        self._engine.add_module(ref)
+        self._engine.finalize_object()
+        address = self._engine.get_function_address(f"{self.symbols[name]}.py")
+        return fastcall.make_function(address, reference, name)
 
 
 def compile_module(module: ModuleOp, name: str = "grafo") -> CompiledModule:

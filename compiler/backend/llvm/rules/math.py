@@ -1,8 +1,9 @@
 """Lowering of ``math`` ops (upstream MLIR semantics).
 
-Functions LLVM has intrinsics for use them (LLVM can fold, vectorize and inline them:
-``llvm.exp``, ``llvm.sqrt``, ``llvm.floor`` ...); the others call the C math library (``tanh``
-/ ``tanhf`` ...), which the JIT resolves in-process (``target.py`` loads libm). ``fpowi`` is
+``exp``, ``expm1``, ``log`` and ``tanh`` are inline branch-free code that LLVM vectorizes
+(``vecmath.py``, with its accuracy bounds). Other functions LLVM has intrinsics for use them
+(``llvm.sqrt``, ``llvm.floor`` ...); the others call the C math library (``cbrt`` /
+``cbrtf`` ...), which the JIT resolves in-process (``target.py`` loads libm). ``fpowi`` is
 ``pow(x, (double)n)``, NumPy's result for a float array raised to an integer power.
 ``ipowi`` is exponentiation by squaring with wrap-around; a negative exponent gives
 ``1 / x**-n`` truncated toward zero (1 for x == 1, +-1 for x == -1, else 0), as MLIR's
@@ -13,14 +14,15 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from .. import vecmath
 from .registry import rule
 
-INTRINSIC = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "log10": "log10",
+INTRINSIC = {"exp2": "exp2", "log2": "log2", "log10": "log10",
              "sqrt": "sqrt", "absf": "fabs", "floor": "floor", "ceil": "ceil",
              "trunc": "trunc", "roundeven": "roundeven", "sin": "sin", "cos": "cos",
              "copysign": "copysign", "powf": "pow", "fma": "fma"}
-LIBM = ("expm1", "log1p", "cbrt", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-        "asinh", "acosh", "atanh", "erf", "atan2")
+LIBM = ("log1p", "cbrt", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
+        "atanh", "erf", "atan2")
 
 
 def _intrinsic(name: str):
@@ -39,6 +41,14 @@ def _libm(name: str):
     return lower
 
 
+def _inline(fn):
+    def lower(fe, op):
+        return [fn(fe.mod, fe.b, fe.operand(op, 0))]
+    return lower
+
+
+for _name, _fn in vecmath.FUNCTIONS.items():
+    rule("math." + _name)(_inline(_fn))
 for _op, _name in INTRINSIC.items():
     rule("math." + _op)(_intrinsic(_name))
 for _name in LIBM:

@@ -1,7 +1,8 @@
 """Lowering of ``scf`` ops to branches and phis.
 
 ``scf.for`` runs while ``iv < ub`` (signed, as MLIR) with ``iv += step``; iteration arguments
-and results are header phis. ``scf.if`` and ``scf.while`` merge their yielded values with
+and results are header phis. A loop marked ``grafo.parallel`` may also run on threads
+(``parallel.py``). ``scf.if`` and ``scf.while`` merge their yielded values with
 phis. Memref-typed iteration values become one phi per descriptor field.
 """
 
@@ -26,8 +27,17 @@ def _phis(b, values, pred) -> list:
 
 @rule("scf.for")
 def for_(fe, op):
-    b = fe.b
+    from .. import parallel  # imports the emitter, which imports these rules
     lb, ub, step, *inits = fe.operands(op)
+    if parallel.wanted(fe, op):
+        parallel.emit_parallel(fe, op, emit_loop)
+        return []
+    return emit_loop(fe, op, lb, ub, step, inits)
+
+
+def emit_loop(fe, op, lb, ub, step, inits=()) -> list:
+    """The serial loop of ``op`` from ``lb`` to ``ub``; returns its results."""
+    b = fe.b
     types = [r.type for r in op.results]
     pre = b.block
     head, body, done = fe.new_block("for.head"), fe.new_block("for.body"), fe.new_block("for.end")

@@ -1,0 +1,271 @@
+"""grafo against NumPy, Numba and (when importable) JAX and TensorFlow on the same inputs.
+
+    python benches/run.py [--threads N] [--quick] [--out docs]
+
+Cases (``benches/kernels.py``): ``x ** 100`` (1000 calls), dispatch overhead (identity on a
+3-element array), fused ``a*b + c*d - e`` and MSE on 10^7 float32, softmax (2000 x 500
+float32), matmul 64/256/1024 float32, a 2-D stencil (2000 x 2000 float32), explicit loops (a
+dot-product loop over 10^6 float64, a 200 x 100 Mandelbrot), and compile latency (first call
+in a fresh process, grafo vs Numba). Each time is the median, min and max over repeats of the
+per-call time after a warm-up call. The machine's memory bandwidth is measured with a
+STREAM-style triad ``b + s * c`` on 2 x 10^7 float64 (compiled by grafo; bytes = 3 arrays),
+and each bandwidth-bound kernel is reported as a fraction of it.
+
+Thread counts (``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS``) are set
+to ``--threads`` (default 1) before NumPy is imported; ``OPENBLAS_CORETYPE`` and
+``OPENBLAS_L2_SIZE`` are removed so OpenBLAS picks its kernel for this CPU. Writes
+``<out>/benchmarks.md``, ``<out>/benchmarks.json`` and ``<out>/benchmarks.png`` (when
+matplotlib is installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _set_threads(n: int) -> None:
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(n)
+    for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        os.environ.pop(var, None)
+
+
+def _timeit(fn, args, repeat: int, number: int = 1) -> dict:
+    fn(*args)
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn(*args)
+        samples.append((time.perf_counter() - t0) / number)
+    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples)}
+
+
+def _backends():
+    """name -> decorator turning a kernel into a callable (None where not importable)."""
+    import compiler
+    out = {"numpy": lambda f: f, "grafo": compiler.function}
+    try:
+        import numba
+        out["numba"] = numba.njit
+    except ImportError:
+        pass
+    try:
+        import jax
+        jax.config.update("jax_enable_x64", True)
+        out["jax"] = lambda f: _jax_wrap(jax.jit(f))
+    except ImportError:
+        pass
+    return out
+
+
+def _jax_wrap(jitted):
+    def call(*args):
+        r = jitted(*args)
+        return r.block_until_ready() if hasattr(r, "block_until_ready") else r
+    return call
+
+
+def _cases(np, quick: bool):
+    """(name, kernel name, args, repeat, number, bytes moved or None, flops or None,
+    backends that run it)."""
+    rng = np.random.default_rng(0)
+    f32 = lambda *s: rng.random(s, dtype=np.float32)  # noqa: E731
+    n = 10**6 if quick else 10**7
+    big = [f32(n) for _ in range(5)]
+    sm = f32(2000, 500)
+    img = f32(2000, 2000)
+    loops = ("numpy", "grafo", "numba")
+    arrays = ("numpy", "grafo", "numba", "jax")
+    cases = [
+        ("power(x, 100) x1000 calls", "power", (f32(1000), 100), 5, 1000, None, None,
+         ("numpy", "grafo", "numba")),
+        ("dispatch (identity, 3 elements)", "identity", (f32(3),), 5, 10000, None, None,
+         arrays),
+        ("fused a*b+c*d-e, 1e7 f32", "fused", tuple(big), 7, 1, 6 * 4 * n, None, arrays),
+        ("MSE, 1e7 f32", "mse", (big[0], big[1]), 7, 1, 2 * 4 * n, None, arrays),
+        ("softmax 2000x500 f32", "softmax", (sm,), 15, 1, 2 * sm.nbytes, None,
+         ("numpy", "grafo", "jax")),
+        ("2-D stencil 2000x2000 f32", "stencil", (img,), 10, 1, 2 * img.nbytes, None, arrays),
+        ("dot-product loop 1e6 f64", "dot_loop", (rng.random(10**6), rng.random(10**6)), 10, 1,
+         None, None, loops),
+        ("Mandelbrot 200x100, 200 iters", "mandelbrot",
+         (np.int64(200), np.int64(100), np.int64(200)), 5, 1, None, None, loops),
+    ]
+    for m in (64, 256, 1024):
+        a, b = f32(m, m), f32(m, m)
+        cases.append((f"matmul {m}x{m} f32", "matmul", (a, b), 5 if m == 1024 else 20,
+                      max(1, 10**6 // m**2), None, 2 * m**3, arrays))
+    return cases
+
+
+COMPILE_SNIPPET = """
+import sys, time
+sys.path.insert(0, {benches!r}); sys.path.insert(0, {root!r})
+import numpy as np
+import kernels
+x = np.ones(1000, dtype=np.float32)
+t0 = time.perf_counter()
+if {which!r} == "grafo":
+    import compiler
+    f = compiler.function(kernels.mse)
+else:
+    import numba
+    f = numba.njit(kernels.mse)
+t1 = time.perf_counter()
+f(x, x)
+print(time.perf_counter() - t1, t1 - t0)
+"""
+
+
+def _compile_latency(which: str, runs: int) -> dict | None:
+    times = []
+    for _ in range(runs):
+        code = COMPILE_SNIPPET.format(benches=os.path.join(ROOT, "benches"), root=ROOT,
+                                      which=which)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        if r.returncode != 0:
+            return None
+        times.append(float(r.stdout.split()[0]))
+    return {"median": statistics.median(times), "min": min(times), "max": max(times)}
+
+
+def run(quick: bool) -> dict:
+    import numpy as np
+    sys.path.insert(0, os.path.join(ROOT, "benches"))
+    import kernels
+    backends = _backends()
+    results = []
+    tri = backends["grafo"](kernels.triad)
+    nb = 2 * 10**6 if quick else 2 * 10**7
+    b, c = np.random.default_rng(1).random((2, nb))
+    t = _timeit(tri, (b, c, np.float64(3.0)), 10)
+    bandwidth = 3 * 8 * nb / t["min"]
+    for name, kname, args, repeat, number, nbytes, flops, which in _cases(np, quick):
+        row = {"case": name, "times": {}, "bytes": nbytes, "flops": flops}
+        for bname in which:
+            if bname not in backends:
+                continue
+            try:
+                fn = backends[bname](getattr(kernels, kname))
+                row["times"][bname] = _timeit(fn, args, repeat, number)
+            except Exception as e:  # a backend that cannot compile a case is reported
+                row["times"][bname] = {"error": f"{type(e).__name__}: {str(e)[:120]}"}
+        g = row["times"].get("grafo", {}).get("median")
+        if nbytes and g:
+            row["grafo_bandwidth_fraction"] = nbytes / g / bandwidth
+        if flops:
+            row["gflops"] = {k: flops / v["median"] / 1e9 for k, v in row["times"].items()
+                             if "median" in v}
+        results.append(row)
+        print(name, {k: (f"{v['median'] * 1e3:.3f} ms" if "median" in v else v["error"])
+                     for k, v in row["times"].items()}, flush=True)
+    latency = {"case": "compile latency: first call of mse in a fresh process", "times": {},
+               "bytes": None, "flops": None}
+    for which in ("grafo", "numba"):
+        r = _compile_latency(which, 3)
+        if r is not None:
+            latency["times"][which] = r
+    results.append(latency)
+    return {"machine": platform.processor() or platform.machine(),
+            "cpu_count": os.cpu_count(), "threads": int(os.environ["OMP_NUM_THREADS"]),
+            "triad_bandwidth_GBps": bandwidth / 1e9, "results": results}
+
+
+def _fmt(t: dict) -> str:
+    if "error" in t:
+        return "n/a"
+    unit, scale = ("ms", 1e3) if t["median"] >= 1e-3 else ("µs", 1e6)
+    return f"{t['median'] * scale:.3g} {unit} ({t['min'] * scale:.3g}–{t['max'] * scale:.3g})"
+
+
+def markdown(report: dict, command: str) -> str:
+    names = ["numpy", "grafo", "numba", "jax", "tensorflow"]
+    names = [n for n in names if any(n in r["times"] for r in report["results"])]
+    head = ["case"] + [f"{n} median (min–max)" for n in names] \
+        + [f"{n} / grafo" for n in names if n != "grafo"] + ["grafo notes"]
+    lines = ["# Benchmarks", "",
+             f"Made by `{command}` on {report['cpu_count']} CPUs, "
+             f"{report['threads']} thread(s). STREAM-style triad bandwidth: "
+             f"{report['triad_bandwidth_GBps']:.1f} GB/s. Ratios > 1: grafo is faster.", "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in report["results"]:
+        t = r["times"]
+        g = t.get("grafo", {}).get("median")
+        cells = [r["case"]] + [_fmt(t[n]) if n in t else "" for n in names]
+        for n in names:
+            if n == "grafo":
+                continue
+            ok = n in t and "median" in t[n] and g
+            cells.append(f"{t[n]['median'] / g:.2f}" if ok else "")
+        notes = []
+        if "grafo_bandwidth_fraction" in r:
+            notes.append(f"{100 * r['grafo_bandwidth_fraction']:.0f}% of triad bandwidth")
+        if r.get("gflops"):
+            notes.append(", ".join(f"{k} {v:.1f}" for k, v in r["gflops"].items()) + " GFLOP/s")
+        cells.append("; ".join(notes))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(report: dict, path: str) -> bool:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    rows = [r for r in report["results"] if "median" in r["times"].get("grafo", {})]
+    others = [n for n in ("numpy", "numba", "jax", "tensorflow")
+              if any(n in r["times"] for r in rows)]
+    fig, ax = plt.subplots(figsize=(10, 0.45 * len(rows) + 1.5))
+    height = 0.8 / max(len(others), 1)
+    for k, n in enumerate(others):
+        ys, xs = [], []
+        for i, r in enumerate(rows):
+            if "median" in r["times"].get(n, {}):
+                ys.append(i + k * height)
+                xs.append(r["times"][n]["median"] / r["times"]["grafo"]["median"])
+        ax.barh(ys, xs, height=height, label=n)
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))])
+    ax.set_yticklabels([r["case"] for r in rows], fontsize=8)
+    ax.set_xlabel("time / grafo's time (> 1: grafo is faster)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return True
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--quick", action="store_true", help="smaller inputs (a smoke test)")
+    p.add_argument("--out", default=os.path.join(ROOT, "docs"))
+    args = p.parse_args(argv)
+    _set_threads(args.threads)
+    sys.path.insert(0, ROOT)
+    report = run(args.quick)
+    command = "python benches/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    report["command"] = command.strip()
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "benchmarks.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    with open(os.path.join(args.out, "benchmarks.md"), "w") as f:
+        f.write(markdown(report, report["command"]))
+    plot(report, os.path.join(args.out, "benchmarks.png"))
+    print(markdown(report, report["command"]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,298 @@
+"""``scf.for`` loops marked ``grafo.parallel`` on libgomp's threads.
+
+The loop body is outlined into ``void @"<fn>.parN"(ptr closure)``; the closure (a struct on
+the caller's stack) carries the loop bounds and every value the body uses from outside. Each
+thread computes its chunk of the iteration space from ``omp_get_thread_num()`` and
+``omp_get_num_threads()`` (contiguous, sizes differing by at most one) and runs it; the caller
+runs ``GOMP_parallel(body, closure, threads, 0)``, which returns when every thread is done.
+
+At run time the loop runs serially (the body emitted inline as a plain loop) unless its work
+(trip count times the trip counts of nested loops whose bounds are known before it) reaches
+``PARALLEL_MIN_WORK``, the module's ``grafo.rt.threads`` global points at a thread state with
+libgomp's functions (``runtime/parallel.py``) and that state asks for more than one thread.
+
+Failures in a body (``grafo.check``, out of memory, a failing ``func.call``) do not leave the
+outlined function by a branch: the thread records ``(iteration, code, params)`` in the closure
+under a spin lock, keeping the failure of the lowest iteration, and returns; every thread skips
+iterations above a recorded failure. After the join the caller reports the recorded failure,
+so the error is the one a serial run raises. Each thread keeps its own buffer list for
+``memref.alloc`` in the body and frees it when its chunk ends.
+
+Loops with iteration arguments (reductions) and loops nested in a parallel body run serially.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .alloc import emit_release
+from .descriptor import MemRef, flatten
+from .emitter import Emitter
+from .rules import RULES
+from .types import I32, I64, PTR, STATUS, STATUS_PARAMS
+
+PARALLEL_MIN_WORK = 1 << 15
+THREADS_GLOBAL = "grafo.rt.threads"
+# runtime.parallel.ThreadState: {ptr parallel, ptr thread_num, ptr num_threads, i32 threads}
+THREAD_STATE = ir.LiteralStructType([PTR, PTR, PTR, I32])
+# The closure's failure record, then {lb, step, trip, state} and the captured values.
+FAILURE = ir.LiteralStructType([I64, I32, I32, ir.ArrayType(I64, STATUS_PARAMS)])
+NO_FAILURE = (1 << 63) - 1
+GOMP_PARALLEL = ir.FunctionType(ir.VoidType(), [PTR, PTR, I32, I32])
+OMP_QUERY = ir.FunctionType(I32, [])
+_FAILING_OPS = frozenset({"grafo.check", "memref.alloc", "func.call"})
+
+
+def wanted(fe: Emitter, op) -> bool:
+    """Whether ``op`` (an ``scf.for``) gets a parallel version in ``fe``."""
+    return fe.parallel_ok and "grafo.parallel" in op.attributes and not op.iter_inits
+
+
+def threads_global(m: ir.Module) -> ir.GlobalVariable:
+    """The module's ``ptr @grafo.rt.threads`` (null until ``runtime.parallel.bind``)."""
+    g = m.globals.get(THREADS_GLOBAL)
+    if g is None:
+        g = ir.GlobalVariable(m, PTR, THREADS_GLOBAL)
+        g.initializer = ir.Constant(PTR, None)
+        g.align = 8
+    return g
+
+
+def _i32(n: int) -> ir.Constant:
+    return ir.Constant(I32, n)
+
+
+def _i64(n: int) -> ir.Constant:
+    return ir.Constant(I64, n)
+
+
+def _field(b: ir.IRBuilder, ptr, ty: ir.Type, *idx) -> ir.Value:
+    return b.gep(ptr, [_i32(i) for i in (0, *idx)], inbounds=True, source_etype=ty)
+
+
+def trip_count(b: ir.IRBuilder, lb, ub, step) -> ir.Value:
+    """Iterations of ``for iv = lb; iv < ub; iv += step`` (step > 0) as ``i64``."""
+    span = b.sub(ub, lb)
+    n = b.udiv(b.add(span, b.sub(step, ir.Constant(step.type, 1))), step)
+    n = b.select(b.icmp_signed(">", ub, lb), n, ir.Constant(step.type, 0))
+    return n if n.type == I64 else b.sext(n, I64)
+
+
+def _known(fe: Emitter, v):
+    """The generated value of ``v`` if it is available before the loop (or a constant)."""
+    if v in fe.values:
+        return fe.values[v]
+    op = v.owner_op()
+    return RULES["arith.constant"](fe, op)[0] if op is not None and \
+        op.name == "arith.constant" else None
+
+
+def _inner_work(fe: Emitter, block) -> ir.Value:
+    """Iterations of the loops nested in ``block`` whose bounds are known outside it."""
+    total = None
+    for op in block.ops:
+        if op.name != "scf.for":
+            continue
+        bounds = [_known(fe, v) for v in op.operands[:3]]
+        if any(x is None for x in bounds):
+            continue
+        lb, ub, step = bounds
+        work = fe.b.mul(trip_count(fe.b, lb, ub, step), _inner_work(fe, op.body))
+        total = work if total is None else fe.b.add(total, work)
+    return _i64(1) if total is None else total
+
+
+def emit_parallel(fe: Emitter, op, emit_loop) -> None:
+    """Emit ``op`` as a run-time choice between ``emit_loop(fe, op, lb, ub, step)`` (the
+    serial loop) and the outlined body on libgomp's threads."""
+    b = fe.b
+    lb, ub, step = fe.operands(op)[:3]
+    trip = trip_count(b, lb, ub, step)
+    work = b.mul(trip, _inner_work(fe, op.body))
+    state = b.load(threads_global(b.module), typ=PTR)
+    check, start, serial, done = (fe.new_block(n) for n in (
+        "par.check", "par.start", "par.serial", "par.done"))
+    big = b.icmp_signed(">=", work, _i64(PARALLEL_MIN_WORK))
+    b.cbranch(b.and_(big, b.icmp_unsigned("!=", state, ir.Constant(PTR, None))), check, serial)
+
+    b.position_at_end(check)
+    gomp = b.load(_field(b, state, THREAD_STATE, 0), typ=GOMP_PARALLEL.as_pointer())
+    threads = b.load_atomic(_field(b, state, THREAD_STATE, 3), "monotonic", 4, typ=I32)
+    go = b.and_(b.icmp_unsigned("!=", gomp, ir.Constant(PTR, None)),
+                b.icmp_signed(">", threads, _i32(1)))
+    b.cbranch(go, start, serial)
+
+    b.position_at_end(start)
+    captured = _captured(fe, op)
+    shared = [lb if lb.type == I64 else b.sext(lb, I64),
+              step if step.type == I64 else b.sext(step, I64), trip, state]
+    fields = [v for c in captured for v in flatten(fe.values[c])
+              if not isinstance(v, ir.Constant)]
+    closure_t = ir.LiteralStructType([FAILURE] + [v.type for v in shared + fields])
+    closure = fe.entry_alloca(closure_t)
+    b.store(_i64(NO_FAILURE), _field(b, closure, closure_t, 0, 0))
+    b.store(_i32(0), _field(b, closure, closure_t, 0, 1))
+    b.store(_i32(0), _field(b, closure, closure_t, 0, 2))
+    for k, v in enumerate(shared + fields, 1):
+        b.store(v, _field(b, closure, closure_t, k))
+    body = _outline(fe, op, captured, closure_t, lb.type)
+    b.call(gomp, [body, closure, threads, _i32(0)])
+    code = b.load(_field(b, closure, closure_t, 0, 2), typ=I32)
+    params = [b.load(_field(b, closure, closure_t, 0, 3, i), typ=I64)
+              for i in range(STATUS_PARAMS)]
+    fe.fail_if(b.icmp_unsigned("!=", code, _i32(0)), code, params)
+    b.branch(done)
+
+    b.position_at_end(serial)
+    emit_loop(fe, op, lb, ub, step)
+    b.branch(done)
+    b.position_at_end(done)
+
+
+def _captured(fe: Emitter, op) -> list:
+    """The IR values the body of ``op`` uses from outside it, in first-use order."""
+    seen: dict = {}
+    for inner in op.walk():
+        if inner is op:
+            continue
+        for v in inner.operands:
+            if v in fe.values:
+                seen.setdefault(v, None)
+    return list(seen)
+
+
+def _outline(fe: Emitter, op, captured: list, closure_t, iv_type) -> ir.Function:
+    name = fe.mod.outlined_name(fe.fn)
+    fn = ir.Function(fe.mod.ll, ir.FunctionType(ir.VoidType(), [PTR]), name)
+    fn.linkage = "internal"
+    body = BodyEmitter(fe.mod, fn, can_fail=any(o.name in _FAILING_OPS for o in op.walk()))
+    body.emit(op, captured, fe.values, closure_t, iv_type)
+    return fn
+
+
+class BodyEmitter(Emitter):
+    """Emits an outlined parallel loop body: one thread's chunk of the iterations."""
+
+    parallel_ok = False
+
+    def __init__(self, mod, fn: ir.Function, can_fail: bool):
+        super().__init__(mod, fn)
+        self.can_fail = can_fail
+        self.closure = fn.args[0]
+        self.status = self.entry_alloca(STATUS)   # filled by failing callees
+        self.arena = self.entry_alloca(PTR)
+        self._allocas.store(ir.Constant(PTR, None), self.arena)
+        self.exit = self.new_block("exit")
+        self.iteration = None
+
+    def emit(self, op, captured: list, outer: dict, closure_t, iv_type) -> None:
+        b = self.b
+        c = self.closure
+        lb, step, trip, state = (b.load(_field(b, c, closure_t, k), typ=closure_t.elements[k])
+                                 for k in range(1, 5))
+        k = 5
+        for v in captured:
+            gen = outer[v]
+            values = []
+            for f in flatten(gen):
+                if isinstance(f, ir.Constant):
+                    values.append(f)
+                else:
+                    values.append(b.load(_field(b, c, closure_t, k), typ=f.type))
+                    k += 1
+            self.values[v] = (MemRef.unflatten(gen.type, values) if isinstance(gen, MemRef)
+                              else values[0])
+        query = OMP_QUERY.as_pointer()
+        tid = b.sext(b.call(b.load(_field(b, state, THREAD_STATE, 1), typ=query), []), I64)
+        nth = b.sext(b.call(b.load(_field(b, state, THREAD_STATE, 2), typ=query), []), I64)
+        q, r = b.udiv(trip, nth), b.urem(trip, nth)
+        begin = b.add(b.mul(tid, q), b.select(b.icmp_unsigned("<", tid, r), tid, r))
+        end = b.add(b.add(begin, q), b.zext(b.icmp_unsigned("<", tid, r), I64))
+        lo, hi = (b.add(lb, b.mul(i, step)) for i in (begin, end))
+        self._loop(op, lo, hi, step, iv_type)
+        b.position_at_end(self.exit)
+        emit_release(b, self.arena, [])
+        b.ret_void()
+        self.finish()
+
+    def _loop(self, op, lo, hi, step, iv_type) -> None:
+        b = self.b
+        pre = b.block
+        head, body, skip = self.new_block("for.head"), self.new_block("for.body"), None
+        b.branch(head)
+        b.position_at_end(head)
+        iv = b.phi(I64)
+        iv.add_incoming(lo, pre)
+        b.cbranch(b.icmp_signed("<", iv, hi), body, self.exit)
+        b.position_at_end(body)
+        if self.can_fail:   # stop above a failure another thread recorded
+            failed = b.load_atomic(_field(b, self.closure, FAILURE, 0), "monotonic", 8, typ=I64)
+            skip = self.new_block("for.run")
+            b.cbranch(b.icmp_signed("<", failed, iv), self.exit, skip)
+            b.position_at_end(skip)
+        self.iteration = iv
+        self.bind(op.body.args[:1], [iv if iv_type == I64 else b.trunc(iv, iv_type)])
+        self.emit_ops(op.body)
+        iv.add_incoming(b.add(iv, step, flags=("nsw",)), b.block)
+        b.branch(head)
+
+    def fail_if(self, cond: ir.Value, code, params: list) -> None:
+        """When ``cond`` holds: record the failure of this iteration, end the chunk."""
+        out, cont = self.new_block("fail"), self.new_block("ok")
+        self.b.cbranch(cond, out, cont).set_weights([1, 1 << 20])
+        self.b.position_at_end(out)
+        code = _i32(code) if isinstance(code, int) else code
+        params = list(params) + [_i64(0)] * (STATUS_PARAMS - len(params))
+        self.b.call(_record_function(self.mod.ll), [self.closure, self.iteration, code, *params])
+        self.b.branch(self.exit)
+        self.b.position_at_end(cont)
+
+    def return_if(self, cond: ir.Value, code: ir.Value) -> None:
+        """When ``cond`` holds (a callee failed): record its status, end the chunk."""
+        out, cont = self.new_block("fail"), self.new_block("ok")
+        self.b.cbranch(cond, out, cont).set_weights([1, 1 << 20])
+        self.b.position_at_end(out)
+        params = [self.b.load(self.status_field(2, i), typ=I64) for i in range(STATUS_PARAMS)]
+        self.b.call(_record_function(self.mod.ll), [self.closure, self.iteration, code, *params])
+        self.b.branch(self.exit)
+        self.b.position_at_end(cont)
+
+
+def _store_atomic(b: ir.IRBuilder, value, ptr, ordering: str) -> None:
+    """An atomic store through an opaque ``ptr`` (llvmlite checks the pointee type)."""
+    typed = b.gep(ptr, [_i64(0)], inbounds=True, source_etype=value.type)
+    typed.type = value.type.as_pointer()
+    b.store_atomic(value, typed, ordering, value.type.width // 8)
+
+
+def _record_function(m: ir.Module) -> ir.Function:
+    """``void grafo.rt.record_failure(ptr failure, i64 iteration, i32 code, i64 p0..p3)``:
+    under the record's spin lock, keep this failure if its iteration is the lowest so far."""
+    name = "grafo.rt.record_failure"
+    if name in m.globals:
+        return m.globals[name]
+    fn = ir.Function(m, ir.FunctionType(ir.VoidType(), [PTR, I64, I32] + [I64] * STATUS_PARAMS),
+                     name)
+    fn.linkage = "internal"
+    rec, iteration, code, *params = fn.args
+    entry, spin, locked, write, unlock = (fn.append_basic_block(n) for n in (
+        "entry", "spin", "locked", "write", "unlock"))
+    b = ir.IRBuilder(entry)
+    lock = _field(b, rec, FAILURE, 1)
+    b.branch(spin)
+    b.position_at_end(spin)
+    got = b.extract_value(b.cmpxchg(lock, _i32(0), _i32(1), "acquire", "monotonic"), 1)
+    b.cbranch(got, locked, spin)
+    b.position_at_end(locked)
+    first = _field(b, rec, FAILURE, 0)
+    b.cbranch(b.icmp_signed("<", iteration, b.load(first, typ=I64)), write, unlock)
+    b.position_at_end(write)
+    b.store(code, _field(b, rec, FAILURE, 2))
+    for i, p in enumerate(params):
+        b.store(p, _field(b, rec, FAILURE, 3, i))
+    _store_atomic(b, iteration, first, "monotonic")
+    b.branch(unlock)
+    b.position_at_end(unlock)
+    _store_atomic(b, _i32(0), lock, "release")
+    b.ret_void()
+    return fn

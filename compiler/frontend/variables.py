@@ -1,0 +1,131 @@
+"""``compiler.Variable`` inside compiled functions: hidden array arguments with write-back.
+
+``find_variables(fn)`` lists the Variables ``fn`` can reach by name: its globals and closure
+cells and, recursively, those of the Python functions (and ``compiler.Function`` s) they name.
+Each becomes an extra trailing argument of the compiled function (a tensor of the Variable's
+fixed dtype and shape, 0-d for a scalar) bound to the hidden name ``%var:k`` and tracked like
+an array parameter, so updates flow through branches, loops and inlined calls and are written
+back into the Variable's buffer on every call (``np.write_back``). Reading ``v`` (or
+``v.value``, ``v.numpy()``) gives the current value; ``v.assign(x)``,
+``v.assign_add(x)``, ``v.assign_sub(x)`` rebind it to an updated copy (``x`` broadcast and cast
+as NumPy's ``a[...] = x``).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import types
+from dataclasses import dataclass
+
+from .. import types as T
+from ..effects import Variable
+from .scope import MISSING
+from .values import Constant
+
+VAR = "%var:"
+
+
+def find_variables(fn) -> list:
+    """The Variables reachable from ``fn``'s globals and closure, in discovery order."""
+    found, seen = [], set()
+
+    def visit_function(f):
+        f = getattr(f, "python_function", f)
+        if not inspect.isfunction(f) or id(f) in seen:
+            return
+        seen.add(id(f))
+        code = f.__code__
+        cells = dict(zip(code.co_freevars, f.__closure__ or (), strict=True))
+        for name in _names(code):
+            if name in cells:
+                try:
+                    visit_value(cells[name].cell_contents)
+                except ValueError:
+                    pass
+            elif name in f.__globals__:
+                visit_value(f.__globals__[name])
+
+    def visit_value(v):
+        if isinstance(v, Variable):
+            if not any(v is w for w in found):
+                found.append(v)
+        else:
+            visit_function(v)
+
+    visit_function(fn)
+    return found
+
+
+def _names(code: types.CodeType):
+    yield from code.co_names
+    yield from code.co_freevars
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            yield from _names(c)
+
+
+@dataclass(frozen=True, eq=False)
+class VariableMethod:
+    """``v.assign`` (etc.) before it is called."""
+
+    var: Variable
+    name: str
+
+
+class VariableMixin:
+    """Variable reads and updates for ``Converter``."""
+
+    def bind_variables(self, variables, args) -> None:
+        """Bind the hidden arguments ``args`` of ``variables`` in the compiled function."""
+        self.var_names = {}
+        for k, (var, arg) in enumerate(zip(variables, args, strict=True)):
+            name = self.var_names[id(var)] = f"{VAR}{k}"
+            self.scope[name] = arg
+            self.track(name)
+
+    def variable_named(self, name: str):
+        """The Variable a free name denotes, or None (locals shadow globals)."""
+        if self.scope.get(name, MISSING) is not MISSING \
+                or self.frame.lookup_enclosing(name) is not MISSING:
+            return None
+        found = self.frame.lookup_free(name)
+        return found if isinstance(found, Variable) else None
+
+    def variable_value(self, var: Variable):
+        """The current value of ``var`` in this function."""
+        name = getattr(self, "var_names", {}).get(id(var))
+        if name is None or name not in self.scope.names:
+            self.fail("this compiler.Variable is not reachable by name from the compiled "
+                      "function's globals or closure",
+                      "refer to the Variable by a global or closure name")
+        return self.scope[name]
+
+    def variable_attribute(self, var: Variable, attr: str):
+        """``v.attr``: its value, an update method, or an array attribute of its value."""
+        if attr == "value":
+            return self.variable_value(var)
+        if attr in ("numpy", "assign", "assign_add", "assign_sub"):
+            return VariableMethod(var, attr)
+        return self.attribute(self.variable_value(var), attr)
+
+    def variable_call(self, method: VariableMethod, args, kwargs):
+        """``v.numpy()``, ``v.assign(x)``, ``v.assign_add(x)``, ``v.assign_sub(x)``."""
+        if kwargs or len(args) != (0 if method.name == "numpy" else 1):
+            self.fail(f"Variable.{method.name}() takes "
+                      f"{'no' if method.name == 'numpy' else 'one'} positional argument")
+        current = self.variable_value(method.var)
+        if method.name == "numpy":
+            return current
+        new = args[0]
+        if method.name != "assign":
+            op = ast.Add() if method.name == "assign_add" else ast.Sub()
+            new = self.binary(op, current, new)
+        updated = self.setitem(current, Constant(()), new)
+        self.scope[self.var_names[id(method.var)]] = updated
+        return Constant(None)
+
+
+def variable_types(variables) -> list:
+    """The tensor types of the hidden arguments of ``variables``."""
+    return [T.TensorType(v.shape, T.from_dtype(v.dtype)) for v in variables]

@@ -1,0 +1,179 @@
+"""Lowering of the data-dependent ``np`` ops (``dialects/np_data.py``) into loops over buffers.
+
+- ``np.concatenate``: each operand is copied into its slab of a fresh buffer.
+- ``np.scan``: one sequential loop along the axis per outer index, carrying the running
+  sum/product (NumPy's accumulate order).
+- ``np.sort``: the operand is copied into a fresh buffer, then each line along the axis is
+  insertion-sorted by adjacent compare-and-swap steps (stable; O(n^2) per line, correctness
+  over speed). The order puts NaN after everything, as NumPy's sort does.
+- ``np.gather``: the indices are checked in one pass (IndexError naming the first bad index),
+  then the result is a lazy ``Expr`` reading ``x`` at the wrapped indices.
+- ``np.mask_select``: mask dims checked, selected elements counted, then a buffer of that
+  run-time length is filled in C order.
+"""
+
+from __future__ import annotations
+
+from .. import types as T
+from ..dialects import np_data as nd
+from . import scalar as S
+from .context import Emitter
+from .index_expr import Expr, materialize
+from .lowerer import Lowerer, rule
+
+
+@rule(nd.ConcatenateOp)
+def lower_concatenate(lw: Lowerer, op):
+    em = lw.em
+    axis = op.attr("axis")
+    xs = [lw.expr(v) for v in op.operands]
+    t = T.element_type(op.result.type)
+    first = xs[0]
+    for k in range(first.rank):
+        if k == axis:
+            continue
+        for j, x in enumerate(xs[1:], 1):
+            em.check(em.cmp("eq", x.shape[k], first.shape[k]), "ValueError",
+                     "all the input array dimensions except for the concatenation axis must "
+                     "match exactly, but along dimension %d, the array at index 0 has size {0} "
+                     "and the array at index %d has size {1}" % (k, j),
+                     [first.shape[k], x.shape[k]])
+    total = 0
+    for x in xs:
+        total = em.add(total, x.shape[axis])
+    out_shape = tuple(total if k == axis else first.shape[k] for k in range(first.rank))
+    static = T.shape_of(op.result.type)
+    out_shape = tuple(s if s is not None else d for s, d in zip(static, out_shape, strict=True))
+    buf = em.alloc(out_shape, T.lowered(t))
+    offset = 0
+    for x in xs:
+        def copy(idx, x=x, offset=offset):
+            dst = tuple(em.add(i, offset) if k == axis else i for k, i in enumerate(idx))
+            em.store(x.load(idx), buf, dst)
+        em.nest(x.shape, copy, parallel=True)
+        offset = em.add(offset, x.shape[axis])
+    return [lw.own(op.result, buf, t, out_shape)]
+
+
+@rule(nd.ScanOp)
+def lower_scan(lw: Lowerer, op):
+    em = lw.em
+    x = lw.expr(op.operands[0])
+    axis, t = op.attr("axis"), x.element
+    combine = S.add if op.attr("kind") == "sum" else S.multiply
+    ident = em.const(0 if op.attr("kind") == "sum" else 1, T.lowered(t))
+    buf = em.alloc(x.shape, T.lowered(t))
+    outer = [d for k, d in enumerate(x.shape) if k != axis]
+
+    def line(oidx):
+        def step(i, acc):
+            idx = oidx[:axis] + (i,) + oidx[axis:]
+            v = x.load(idx)
+            nxt = em.select(em.cmp("eq", i, 0), v, combine(em, t, acc, v))  # keeps x[0]: -0.0
+            em.store(nxt, buf, idx)
+            return [nxt]
+        em.loop(x.shape[axis], step, [ident])
+    em.nest(outer, line, parallel=True)
+    return [lw.own(op.result, buf, t, x.shape)]
+
+
+def _before(em: Emitter, t: T.Type, a, b):
+    """Whether ``a`` sorts strictly before ``b``: NumPy's order with NaN last."""
+    if T.is_float(t):
+        return em.op("arith.ori", em.cmpf("olt", a, b),
+                     em.op("arith.andi", em.cmpf("uno", b, b), em.cmpf("ord", a, a)))
+    return em.cmpi("ult" if T.is_unsigned(t) or T.is_bool(t) else "slt", a, b)
+
+
+@rule(nd.SortOp)
+def lower_sort(lw: Lowerer, op):
+    em = lw.em
+    x = lw.expr(op.operands[0])
+    axis, arg, t = op.attr("axis"), bool(op.attr("arg")), x.element
+    keys = materialize(em, x)
+    shape = x.shape
+    pos = None
+    if arg:
+        pos = em.alloc(shape, T.i64)
+        em.nest(shape, lambda idx: em.store(em.to_i64(idx[axis]), pos, idx), parallel=True)
+    n = shape[axis]
+    outer = [d for k, d in enumerate(shape) if k != axis]
+
+    def line(oidx):
+        at = lambda i: oidx[:axis] + (i,) + oidx[axis:]  # noqa: E731
+
+        def insert(i):
+            def swap_down(s):
+                hi = em.sub(i, s)
+                lo = em.sub(hi, 1)
+                a, b = em.load(keys, at(lo)), em.load(keys, at(hi))
+                move = _before(em, t, b, a)
+                em.store(em.select(move, b, a), keys, at(lo))
+                em.store(em.select(move, a, b), keys, at(hi))
+                if pos is not None:
+                    pa, pb = em.load(pos, at(lo)), em.load(pos, at(hi))
+                    em.store(em.select(move, pb, pa), pos, at(lo))
+                    em.store(em.select(move, pa, pb), pos, at(hi))
+            em.loop(i, swap_down)
+        em.loop(n, insert, lb=1)
+    em.nest(outer, line, parallel=True)
+    if arg:
+        em.effect("memref.dealloc", keys)
+        return [lw.own(op.result, pos, T.i64, shape)]
+    return [lw.own(op.result, keys, t, shape)]
+
+
+@rule(nd.GatherOp)
+def lower_gather(lw: Lowerer, op):
+    em = lw.em
+    x, idx = (lw.expr(v) for v in op.operands)
+    axis = op.attr("axis")
+    n = x.shape[axis]
+    it = idx.element
+
+    def wrap(j):
+        j = em.index(S.astype(em, it, T.i64, j)) if T.lowered(it) != T.i64 else em.index(j)
+        return em.pick(em.cmp("slt", j, 0), em.add(j, n), j)
+
+    def check(iidx, ok, bad):
+        raw = idx.load(iidx)
+        j = wrap(raw)
+        good = em.both(em.cmp("sge", j, 0), em.cmp("slt", j, n))
+        wide = S.astype(em, it, T.i64, raw)
+        return [em.op("arith.andi", ok, good), em.select(ok, em.select(good, bad, wide), bad)]
+    ok, bad = em.nest(idx.shape, check, [em.true(), em.const(0, T.i64)])
+    em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}"
+             % op.attr("index_axis", axis), [bad, n])
+    r = idx.rank
+    shape = tuple(x.shape[:axis]) + tuple(idx.shape) + tuple(x.shape[axis + 1:])
+
+    def load(oidx):
+        j = wrap(idx.load(oidx[axis:axis + r]))
+        return x.load(oidx[:axis] + (j,) + oidx[axis + r:])
+    e = Expr(shape, x.element, load, x.cost + idx.cost + 2)
+    return [e if isinstance(op.result.type, T.TensorType) else e.load(())]
+
+
+@rule(nd.MaskSelectOp)
+def lower_mask_select(lw: Lowerer, op):
+    em = lw.em
+    x, mask = (lw.expr(v) for v in op.operands)
+    k = mask.rank
+    for a in range(k):
+        em.check(em.cmp("eq", x.shape[a], mask.shape[a]), "IndexError",
+                 "boolean index did not match indexed array along axis %d; size of axis is "
+                 "{0} but size of corresponding boolean axis is {1}" % a,
+                 [x.shape[a], mask.shape[a]])
+    (count,) = em.nest(mask.shape, lambda midx, c: [
+        em.select(mask.load(midx), em.op("arith.addi", c, em.const(1, T.index)), c)],
+        [em.const(0, T.index)])
+    rest = tuple(x.shape[k:])
+    buf = em.alloc((count,) + rest, T.lowered(x.element))
+
+    def fill(midx, p):
+        def take():
+            em.nest(rest, lambda ridx: em.store(x.load(midx + ridx), buf, (p,) + ridx))
+            return [em.op("arith.addi", p, em.const(1, T.index))]
+        return em.if_(mask.load(midx), take, lambda: [p], [T.index])
+    em.nest(mask.shape, fill, [em.const(0, T.index)])
+    return [lw.own(op.result, buf, x.element, (count,) + rest)]

@@ -1,0 +1,209 @@
+"""Lowering of side effects and array updates: ``grafo.check`` (``assert``), ``np.setitem``
+(basic-index assignment as a value), ``np.scatter`` / ``np.mask_assign`` (integer-array and
+boolean-mask assignment) and ``np.write_back`` (copy a parameter's final value into the
+caller's buffer).
+
+Each update writes a buffer that holds the target (a copy, or the target's own fresh buffer
+when the update is its only use: then it is in place), then stores the value, read
+first and broadcast as NumPy broadcasts assignment values, into the indexed region.
+"""
+
+from __future__ import annotations
+
+from .. import types as T
+from ..dialects import np as npd
+from ..dialects import np_data as nd
+from ..dialects.grafo import CheckOp
+from . import scalar as S
+from .context import Emitter
+from .control_flow import buffer_type
+from .index_expr import Expr, broadcast, materialize
+from .indexing import _shape_text, _slice
+from .lowerer import Lowerer, rule
+
+
+def _region(lw: Lowerer, shape, index_operands, spec, bounds):
+    """(region shape, index map) of ``x[spec]`` for an array of ``shape``: the map takes an
+    index of the region to the index of the array it denotes."""
+    em = lw.em
+    vals = iter(index_operands)
+    bounds = list(bounds)
+    out_shape, plan, dim = [], [], 0
+    for item in spec:
+        if item == "n":
+            out_shape.append(1)
+            continue
+        n = shape[dim]
+        if item == "i":
+            raw = lw.scalar(next(vals))
+            i = em.index(raw)
+            wrapped = em.pick(em.cmp("slt", i, 0), em.add(i, n), i)
+            ok = em.both(em.cmp("sge", wrapped, 0), em.cmp("slt", wrapped, n))
+            em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}"
+                     % dim, [raw, n])
+            plan.append(("fixed", wrapped))
+        else:
+            b = [None if v == "none" else (em.index(lw.scalar(next(vals))) if v == "?" else v)
+                 for v in bounds[:3]]
+            del bounds[:3]
+            first, step, length = _slice(em, n, *b)
+            plan.append(("slice", len(out_shape), first, step))
+            out_shape.append(length)
+        dim += 1
+    for k in range(dim, len(shape)):
+        plan.append(("slice", len(out_shape), 0, 1))
+        out_shape.append(shape[k])
+
+    def index_map(idx):
+        src = []
+        for p in plan:
+            if p[0] == "fixed":
+                src.append(p[1])
+            else:
+                _, k, first, step = p
+                src.append(em.add(first, em.mul(idx[k], step)))
+        return tuple(src)
+
+    return tuple(out_shape), index_map
+
+
+def _fit(em: Emitter, v: Expr, shape,
+         message: str = "could not broadcast input array from shape {v} into shape {r}") -> Expr:
+    """``v`` broadcast to the region ``shape`` as NumPy broadcasts an assigned value (extra
+    leading dims must be 1); ValueError(``message`` with the two shapes) otherwise."""
+    extra = max(v.rank - len(shape), 0)
+    ok = True
+    for d in v.shape[:extra]:
+        ok = em.both(ok, em.cmp("eq", d, 1))
+    for d, o in zip(reversed(v.shape[extra:]), reversed(shape), strict=False):
+        ok = em.both(ok, em.either(em.cmp("eq", d, o), em.cmp("eq", d, 1)))
+    if ok is not True:
+        params = []
+        vt = _shape_text(v.shape, params)
+        em.check(ok, "ValueError", message.format(v=vt, r=_shape_text(shape, params)), params)
+    if extra:
+        inner = v
+        v = Expr(v.shape[extra:], v.element,
+                 lambda idx: inner.load((0,) * extra + tuple(idx)), v.cost)
+    return broadcast(em, v, tuple(shape))
+
+
+@rule(npd.SetItemOp)
+def lower_setitem(lw: Lowerer, op):
+    em = lw.em
+    target, value = op.operands[0], op.operands[1]
+    buf = _target_buffer(lw, op)
+    out = lw.own(op.result, buf, target.type.element)
+    shape, index_map = _region(lw, out.shape, op.operands[2:], op.attr("spec"),
+                               op.attr("bounds", ()))
+    v = _fit(em, lw.expr(value), shape)
+    em.nest(shape, lambda idx: em.store(v.load(idx), buf, index_map(idx)), parallel=True)
+    return [out]
+
+
+def _target_buffer(lw: Lowerer, op):
+    """A buffer holding ``op``'s target (operand 0) that ``op``'s result may own: the
+    target's own fresh buffer when ``op`` is its only use (an in-place update), else a copy."""
+    target = op.operands[0]
+    scope = lw.scopes[-1]
+    mtype = buffer_type(target.type)
+    buf = scope.fresh.get(target)
+    if buf is not None and buf in scope.owned and buf.type == mtype and len(target.uses) == 1:
+        scope.owned.remove(buf)
+        return buf
+    return materialize(lw.em, lw.expr(target), mtype)
+
+
+_MISMATCH = "shape mismatch: value array of shape {v} could not be broadcast to indexing " \
+    "result of shape {r}"
+
+
+@rule(nd.ScatterOp)
+def lower_scatter(lw: Lowerer, op):
+    """The value's shape and the indices are checked first (no partial update on an error),
+    then one sequential nest in C order writes, so the last of repeated indices wins."""
+    em = lw.em
+    buf = _target_buffer(lw, op)
+    out = lw.own(op.result, buf, op.operands[0].type.element)
+    idx = lw.expr(op.operands[1])
+    axis = op.attr("axis")
+    n = out.shape[axis]
+    it = idx.element
+    r = idx.rank
+    shape = tuple(out.shape[:axis]) + tuple(idx.shape) + tuple(out.shape[axis + 1:])
+    v = _fit(em, lw.expr(op.operands[2]), shape, _MISMATCH)  # NumPy checks the value first
+
+    def wrap(raw):
+        j = em.index(S.astype(em, it, T.i64, raw) if T.lowered(it) != T.i64 else raw)
+        return em.pick(em.cmp("slt", j, 0), em.add(j, n), j)
+
+    def check(iidx, ok, bad):
+        raw = idx.load(iidx)
+        j = wrap(raw)
+        good = em.both(em.cmp("sge", j, 0), em.cmp("slt", j, n))
+        wide = S.astype(em, it, T.i64, raw)
+        return [em.op("arith.andi", ok, good), em.select(ok, em.select(good, bad, wide), bad)]
+    ok, bad = em.nest(idx.shape, check, [em.true(), em.const(0, T.i64)])
+    em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}"
+             % op.attr("index_axis", axis), [bad, n])
+
+    def store(ridx):
+        j = wrap(idx.load(ridx[axis:axis + r]))
+        em.store(v.load(ridx), buf, ridx[:axis] + (j,) + ridx[axis + r:])
+    em.nest(shape, store)
+    return [out]
+
+
+@rule(nd.MaskAssignOp)
+def lower_mask_assign(lw: Lowerer, op):
+    """Mask dims checked, the true elements counted, the value checked against the count,
+    then the selected rows written in C order."""
+    em = lw.em
+    buf = _target_buffer(lw, op)
+    out = lw.own(op.result, buf, op.operands[0].type.element)
+    mask, v = lw.expr(op.operands[1]), lw.expr(op.operands[2])
+    k = mask.rank
+    for a in range(k):
+        em.check(em.cmp("eq", out.shape[a], mask.shape[a]), "IndexError",
+                 "boolean index did not match indexed array along axis %d; size of axis is "
+                 "{0} but size of corresponding boolean axis is {1}" % a,
+                 [out.shape[a], mask.shape[a]])
+    (count,) = em.nest(mask.shape, lambda midx, c: [
+        em.select(mask.load(midx), em.op("arith.addi", c, em.const(1, T.index)), c)],
+        [em.const(0, T.index)])
+    rest = tuple(out.shape[k:])
+    if not rest and v.rank == 1:
+        n = v.shape[0]
+        em.check(em.either(em.cmp("eq", n, 1), em.cmp("eq", n, count)), "ValueError",
+                 "NumPy boolean array indexing assignment cannot assign {0} input values to "
+                 "the {1} output values where the mask is true", [n, count])
+        v = broadcast(em, v, (count,))
+    else:
+        v = _fit(em, v, (count,) + rest, _MISMATCH)
+
+    def fill(midx, p):
+        def put():
+            em.nest(rest, lambda ridx: em.store(v.load((p,) + ridx), buf, midx + ridx))
+            return [em.op("arith.addi", p, em.const(1, T.index))]
+        return em.if_(mask.load(midx), put, lambda: [p], [T.index])
+    em.nest(mask.shape, fill, [em.const(0, T.index)])
+    return [out]
+
+
+@rule(npd.WriteBackOp)
+def lower_write_back(lw: Lowerer, op):
+    em = lw.em
+    dst = lw.expr(op.operands[0])
+    src = lw.expr(op.operands[1])
+    if src.buffer is not None and src.buffer is dst.buffer:
+        return []
+    em.nest(dst.shape, lambda idx: em.store(src.load(idx), dst.buffer, idx), parallel=True)
+    return []
+
+
+@rule(CheckOp)
+def lower_check(lw: Lowerer, op):
+    """A tensor-level ``grafo.check`` (``assert``): the same check on the lowered bool."""
+    lw.em.check(lw.scalar(op.operands[0]), op.attr("kind"), op.attr("message"),
+                [lw.scalar(v) for v in op.operands[1:]])
+    return []

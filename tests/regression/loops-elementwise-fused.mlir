@@ -1,0 +1,14 @@
+// RUN: grafo ir %S/inputs/constructs.py:fused --signature "f32[?], f32[?], f32[?]" --stage loops | filecheck %s
+
+/// a * b + c is one parallel scf.for storing into the only buffer, the result.
+
+// CHECK: %[[OUT:.*]] = "memref.alloc"(%{{.*}}) <{operandSegmentSizes = array<i32: 1, 0>}> : (index) -> memref<?xf32>
+// CHECK-NOT: "memref.alloc"
+// CHECK: "scf.for"
+// CHECK: %[[M:.*]] = "arith.mulf"
+// CHECK: %[[S:.*]] = "arith.addf"(%[[M]], %{{.*}})
+// CHECK-NEXT: "memref.store"(%[[S]], %[[OUT]], %{{.*}})
+// CHECK: }) {grafo.parallel}
+// CHECK-NOT: "scf.for"
+// CHECK: "func.return"(%[[OUT]])
+// CHECK-LABEL: sym_name = "fused"

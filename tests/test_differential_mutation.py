@@ -1,0 +1,162 @@
+"""Differential tests of side effects: each function runs eagerly and compiled on copies of
+the same inputs; results, dtypes, shapes and the mutated inputs must be identical."""
+
+import copy
+
+import numpy as np
+import pytest
+
+import compiler
+
+
+def _same(a, b):
+    if isinstance(a, tuple):
+        return type(b) is tuple and len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, np.ndarray):
+        return (isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape
+                and np.array_equal(a, b, equal_nan=True))
+    return type(a) is type(b) and (a == b or (a != a and b != b))
+
+
+def run_both(fn, *args):
+    eager_args, compiled_args = copy.deepcopy(args), copy.deepcopy(args)
+    expected = fn(*eager_args)
+    got = compiler.function(fn)(*compiled_args)
+    assert _same(expected, got), (expected, got)
+    for e, g in zip(eager_args, compiled_args, strict=True):
+        assert _same(e, g), ("mutated input differs", e, g)
+
+
+def set_element(a):
+    a[2] = 7.5
+    return a.sum()
+
+
+def set_negative_index(a):
+    a[-1] = a[0]
+
+
+def set_slice_broadcast(m):
+    m[1:, ::2] = -1
+
+
+def set_row_from_array(m, r):
+    m[0] = r
+
+
+def overlapping_reverse(a):
+    a[:] = a[::-1]
+    return a
+
+
+def augassign_slice(a):
+    a[::2] *= 3
+
+
+def augassign_whole(a):
+    a += 1
+    return a
+
+
+def alias_sees_update(a):
+    b = a
+    b[0] = 100
+    return a
+
+
+def view_writes_through(m):
+    row = m[1]
+    row[0] = 42
+
+
+def loop_fill(a, n):
+    for i in range(n):
+        a[i] = i * i
+
+
+def conditional_write(a, flag):
+    if flag > 0:
+        a[0] = 1
+    return a
+
+
+def rebind_then_write(a):
+    a = a * 2
+    a[0] = 0
+    return a
+
+
+def _helper(v):
+    v[0] = -5
+
+
+def callee_mutates(a):
+    _helper(a)
+    return a[0]
+
+
+def closure_counter(a):
+    calls = np.zeros(1, dtype=np.int64)
+
+    def bump(v):
+        calls[0] += 1
+        return v * 2
+
+    return bump(a) + bump(1.0), calls
+
+
+def early_return_after_write(a, k):
+    a[0] = 9
+    if k > 0:
+        return 1
+    a[1] = 8
+    return 2
+
+
+def int_array_setitem_casts(a):
+    a[0] = 2.9
+
+
+def lambda_and_default(a):
+    scale = lambda v, s=3: v * s  # noqa: E731
+    return scale(a), scale(a, s=2)
+
+
+def recursion_on_shape(a):
+    if a.shape[0] == 0:
+        return 0.0
+    return a[0] + recursion_on_shape(a[1:])
+
+
+F = np.arange(6, dtype=np.float64)
+M = np.arange(12, dtype=np.float32).reshape(3, 4)
+I64 = np.arange(5, dtype=np.int64)
+
+CASES = [
+    (set_element, F), (set_negative_index, F), (set_slice_broadcast, M),
+    (set_row_from_array, M, np.ones(4, dtype=np.float32)), (overlapping_reverse, I64),
+    (augassign_slice, I64), (augassign_whole, F), (alias_sees_update, I64),
+    (view_writes_through, M), (loop_fill, np.zeros(6), np.int64(4)),
+    (conditional_write, I64, np.int64(1)), (conditional_write, I64, np.int64(-1)),
+    (rebind_then_write, F), (callee_mutates, F), (closure_counter, F),
+    (early_return_after_write, F, np.int64(1)), (early_return_after_write, F, np.int64(0)),
+    (int_array_setitem_casts, I64), (lambda_and_default, F), (recursion_on_shape, F[:4]),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0].__name__}-{k}" for k, c in
+                                             enumerate(CASES)])
+def test_eager_and_compiled_agree(case):
+    run_both(case[0], *case[1:])
+
+
+def checked_positive(x):
+    assert x.min() > 0, "x must be positive"
+    return x
+
+
+def test_assert_raises_assertion_error_with_the_message():
+    f = compiler.function(checked_positive)
+    np.testing.assert_array_equal(f(np.ones(3)), np.ones(3))
+    with pytest.raises(AssertionError, match="x must be positive"):
+        f(np.array([1.0, -1.0]))

@@ -1,0 +1,126 @@
+"""The blocked matmul kernel (``lowering/matmul.py``) against NumPy: odd and tile-sized
+shapes, float and integer dtypes (exact, wrapping), 1-D and batched operands, broadcast
+batch dims, transposed and strided inputs, and fused operand expressions."""
+
+import numpy as np
+import pytest
+
+import compiler
+
+
+def mm(a, b):
+    return a @ b
+
+
+def scaled_mm(a, b):
+    return (2 * a) @ b.T
+
+
+_DYNAMIC: dict = {}
+
+
+def dynamic(dt):
+    """One compiled ``a @ b`` for all 2-D shapes of dtype ``dt`` (compiled once per test run)."""
+    name = np.dtype(dt).name
+    if name not in _DYNAMIC:
+        _DYNAMIC[name] = compiler.compile(mm, f"{name}[?,?], {name}[?,?]")
+    return _DYNAMIC[name]
+
+
+def _data(shape, dt, rng):
+    if np.issubdtype(dt, np.integer):
+        info = np.iinfo(dt)
+        return rng.integers(info.min, info.max, size=shape, dtype=dt, endpoint=True)
+    return rng.standard_normal(shape).astype(dt)
+
+
+def _check(got, want):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    if np.issubdtype(want.dtype, np.integer):
+        np.testing.assert_array_equal(got, want)
+    else:
+        k = 1 + max(want.shape[-1] if want.ndim else 1, 1)
+        tol = 8 * np.finfo(want.dtype).eps * np.sqrt(k)
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * 40)
+
+
+SHAPES = [(1, 1, 1), (3, 5, 7), (4, 32, 32), (8, 16, 64), (17, 33, 65), (64, 64, 64),
+          (65, 300, 31), (130, 257, 97), (5, 600, 3)]
+
+
+@pytest.mark.parametrize("m,k,n", SHAPES)
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_float_shapes(m, k, n, dt):
+    rng = np.random.default_rng(m * 1000 + n)
+    a, b = _data((m, k), dt, rng), _data((k, n), dt, rng)
+    _check(dynamic(dt)(a, b), a @ b)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int32, np.int64])
+@pytest.mark.parametrize("m,k,n", [(9, 20, 70), (33, 300, 40)])
+def test_integer_exact_wraparound(dt, m, k, n):
+    rng = np.random.default_rng(7)
+    a, b = _data((m, k), dt, rng), _data((k, n), dt, rng)
+    _check(dynamic(dt)(a, b), a @ b)
+
+
+def test_static_shapes():
+    rng = np.random.default_rng(0)
+    a, b = _data((64, 64), np.float32, rng), _data((64, 64), np.float32, rng)
+    _check(compiler.function(mm)(a, b), a @ b)
+
+
+def test_dynamic_shapes_one_specialization():
+    f = dynamic(np.float32)
+    rng = np.random.default_rng(1)
+    for m, k, n in [(1, 1, 1), (37, 290, 70), (100, 3, 64), (4, 513, 33)]:
+        a, b = _data((m, k), np.float32, rng), _data((k, n), np.float32, rng)
+        _check(f(a, b), a @ b)
+
+
+def test_vector_operands():
+    rng = np.random.default_rng(2)
+    a = _data((70, 45), np.float64, rng)
+    v, w = _data(70, np.float64, rng), _data(45, np.float64, rng)
+    f = compiler.function(mm)
+    _check(f(v, a), v @ a)
+    _check(f(a, w), a @ w)
+    _check(np.asarray(f(w, w)), np.asarray(w @ w))
+
+
+def test_batched_and_broadcast():
+    rng = np.random.default_rng(3)
+    f = compiler.function(mm)
+    a, b = _data((3, 37, 50), np.float32, rng), _data((3, 50, 70), np.float32, rng)
+    _check(f(a, b), a @ b)
+    c = _data((50, 33), np.float32, rng)
+    _check(f(a, c), a @ c)
+    d = _data((2, 1, 9, 40), np.int32, rng)
+    e = _data((5, 40, 35), np.int32, rng)
+    _check(f(d, e), d @ e)
+
+
+def test_non_contiguous_inputs():
+    rng = np.random.default_rng(4)
+    f = dynamic(np.float32)
+    a = _data((200, 150), np.float32, rng)
+    b = _data((400, 140), np.float32, rng)
+    _check(f(a.T, b[::2, 3:]), a.T @ b[::2, 3:])
+    _check(f(a[::-1, ::3], b[:50, ::-1]), a[::-1, ::3] @ b[:50, ::-1])
+
+
+def test_fused_operands():
+    rng = np.random.default_rng(5)
+    a, b = _data((45, 70), np.float64, rng), _data((33, 70), np.float64, rng)
+    _check(compiler.function(scaled_mm)(a, b), (2 * a) @ b.T)
+
+
+def test_bool_matmul():
+    rng = np.random.default_rng(6)
+    a, b = rng.random((20, 30)) > 0.7, rng.random((30, 40)) > 0.7
+    np.testing.assert_array_equal(compiler.function(mm)(a, b), a @ b)
+
+
+def test_tile_is_vector_fma():
+    asm = compiler.compile(mm, "f32[64,64], f32[64,64]").asm
+    assert "vfmadd" in asm and "zmm" in asm
