@@ -2,13 +2,16 @@
 
 Public API (see ``api.py``): ``function``, ``compile``, ``Function``, ``ConcreteFunction``,
 ``TensorSpec``, ``run_functions_eagerly``, ``save``, ``set_num_threads``, ``get_num_threads``,
-``CompileError``, ``SignatureError``; ``print`` and ``Variable`` (``effects.py``).
+``CompileError``, ``SignatureError``,
+``device``, ``current_device``; ``print`` and ``Variable`` (``effects.py``).
 """
 
 from .api import (
     ConcreteFunction,
     Function,
     compile,
+    current_device,
+    device,
     function,
     functions_run_eagerly,
     get_num_threads,
@@ -23,5 +26,6 @@ from .signature import SignatureError, TensorSpec
 __version__ = "0.1.0"
 
 __all__ = ["ConcreteFunction", "CompileError", "Function", "SignatureError", "TensorSpec",
-           "Variable", "compile", "function", "functions_run_eagerly", "get_num_threads",
+           "Variable", "compile",
+           "current_device", "device", "function", "functions_run_eagerly", "get_num_threads",
            "print", "run_functions_eagerly", "save", "set_num_threads"]

@@ -10,11 +10,14 @@ and the *value* of each Python scalar argument, which is a compile-time constant
 from __future__ import annotations
 
 import inspect
+import operator
 import threading
 import warnings
+import weakref
 
 import numpy as np
 
+from runtime import fastcall
 from runtime.parallel import get_num_threads, set_num_threads  # noqa: F401 (re-exported)
 
 from . import types as T
@@ -25,6 +28,39 @@ from .pipeline import compile_function
 from .signature import TensorSpec, to_specs, type_text
 
 _eager = False
+_placement = threading.local()
+
+
+class device:  # noqa: N801 - used as a context manager, like torch.device / tf.device
+    """``with compiler.device("cuda:0"):`` compiles Functions and ``compile`` calls without an
+    explicit target for that device ("cpu", "cuda" or "cuda:N"); thread-local, default CPU."""
+
+    def __init__(self, name: str):
+        if name != "cpu" and not name.startswith("cuda"):
+            raise ValueError(f"unknown device {name!r}; use 'cpu', 'cuda' or 'cuda:N'")
+        self.name = name
+
+    def __enter__(self):
+        self._outer = current_device()
+        _placement.name = self.name
+        return self
+
+    def __exit__(self, *exc):
+        _placement.name = self._outer
+
+
+def current_device() -> str:
+    """The device of the innermost ``compiler.device`` block of this thread ("cpu")."""
+    return getattr(_placement, "name", "cpu")
+
+
+def _cuda_backend(target: str):
+    """The CUDA backend for "cuda" / "cuda:N", or None for other targets."""
+    if not target.startswith("cuda"):
+        return None
+    index = int(target.split(":")[1]) if ":" in target else 0
+    from .backend.ptx import compile_module
+    return lambda module: compile_module(module, None, index)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
@@ -32,6 +68,12 @@ def run_functions_eagerly(run_eagerly: bool) -> None:
     instead of compiled code; as ``tf.config.run_functions_eagerly``."""
     global _eager
     _eager = bool(run_eagerly)
+    if _eager:
+        for f in list(_functions):
+            f._entry = f._slow
+
+
+_functions: weakref.WeakSet = weakref.WeakSet()   # every Function, for run_functions_eagerly
 
 
 def functions_run_eagerly() -> bool:
@@ -60,13 +102,23 @@ def _arg_spec(value):
                     f"NumPy scalars or Python bool/int/float")
 
 
-def _dispatch_key(args):
-    """A key that identifies the specialization of ``args`` without building IR types:
-    dtype and shape of arrays, the type of NumPy scalars (their values are run-time data), the
-    type and value of Python scalars (compile-time constants); unhashable when an argument
-    is."""
-    return tuple([(a.dtype, a.shape) if type(a) is np.ndarray
-                  else (type(a),) if isinstance(a, np.generic) else (type(a), a) for a in args])
+_NDARRAY, _GENERIC = np.ndarray, np.generic
+
+
+def _dispatch_key(args) -> tuple:
+    """A flat key that identifies the specialization of ``args`` without building IR types:
+    two items per argument, dtype and shape of an array, type and None for a NumPy scalar
+    (its value is run-time data), type and value of a Python scalar (a compile-time
+    constant). Raises TypeError (unhashable) when an argument is."""
+    key = []
+    for a in args:
+        if type(a) is _NDARRAY:
+            key += (a.dtype, a.shape)
+        elif isinstance(a, _GENERIC):
+            key += (type(a), None)
+        else:
+            key += (type(a), a)
+    return tuple(key)
 
 
 class ConcreteFunction:
@@ -125,8 +177,20 @@ class ConcreteFunction:
         return self._compiled.asm
 
     @property
+    def ptx(self) -> str:
+        """The PTX of a function compiled with ``target="cuda"``. Raises AttributeError
+        for other targets."""
+        ptx = getattr(self._compiled.native, "ptx", None)
+        if ptx is None:
+            raise AttributeError(f"{self.name} was compiled for {self.target}, not CUDA")
+        return ptx
+
+    @property
     def timings(self) -> dict:
-        """Seconds spent in each compilation stage."""
+        """Seconds spent in each compilation stage: "frontend", "optimized" (passes),
+        "loops" (lowering), "llvm-ir", "llvm-opt" (LLVM's O3 pipeline), "machine-code"
+        (instruction selection and JIT linking); "llvm" for a cross-compilation target
+        and "load" for one read from an artifact or the disk cache."""
         return dict(self._compiled.timings)
 
     def pretty_signature(self) -> str:
@@ -184,16 +248,21 @@ class Function:
     """A polymorphic compiled function (see ``function``)."""
 
     def __init__(self, python_function, input_signature=None, reduce_retracing=False,
-                 pipeline=None, cache=False):
+                 pipeline=None, cache=False, target=None):
         self.python_function = python_function
+        self._target = target
         self._sig = inspect.signature(python_function)
         self._params = list(self._sig.parameters)
         self._input_signature = None if input_signature is None else to_specs(input_signature)
         self._reduce_retracing = reduce_retracing
         self._pipeline = pipeline
         self._cache: dict = {}
-        # Cheap per-call key (see _dispatch_key) -> (native callable, run-time positions).
+        # Cheap per-call key (see _dispatch_key) -> (native callable taking all the arguments,
+        # the next _entry); with Python-scalar constants -> (callable, run-time positions).
         self._dispatch: dict = {}
+        self._positional: dict = {}
+        self._entry = self._slow
+        _functions.add(self)
         self._lock = threading.Lock()
         self._tracing_count = 0
         self._streak, self._last_key, self._changes, self._warned = 0, None, {}, False
@@ -216,6 +285,11 @@ class Function:
         return self._pinned
 
     def _trace(self, args) -> ConcreteFunction:
+        backend = _cuda_backend(self._target or current_device())
+        if backend is not None:
+            self._tracing_count += 1
+            compiled = compile_function(self.python_function, args, self._pipeline, backend)
+            return ConcreteFunction(self.python_function, self._params, args, compiled)
         if self._disk_cache:
             from .cache import load_or_compile
             return load_or_compile(self, args)
@@ -231,6 +305,8 @@ class Function:
         state = dict(self.__dict__)
         del state["_lock"]
         state["_dispatch"] = {}  # native entry points: rebuilt on first calls after loading
+        state["_positional"] = {}
+        del state["_entry"]
         state["python_function"] = state["__wrapped__"] = FunctionRef(self.python_function)
         return state
 
@@ -239,6 +315,8 @@ class Function:
         self.python_function = self.__wrapped__ = state["python_function"].resolve()
         self._lock = threading.Lock()
         self._tracing_count = 0   # compilations in this process
+        self._entry = self._slow
+        _functions.add(self)
 
     def _generalized(self, key, args):
         """With ``reduce_retracing``: a cached specialization whose dims differ only in size
@@ -269,7 +347,7 @@ class Function:
             return self._pinned_function()
         return self._concrete_for(self._bind(args, kwargs))
 
-    def _concrete_for(self, values: list) -> ConcreteFunction:
+    def _concrete_for(self, values: list, stacklevel: int = 4) -> ConcreteFunction:
         key, types = [], []
         for v in values:
             if isinstance(v, TensorSpec):
@@ -297,10 +375,10 @@ class Function:
                     cf = self._trace(types)
                 self._cache[key] = cf
                 if self._tracing_count > count:
-                    self._note_retrace(key)
+                    self._note_retrace(key, stacklevel)
         return cf
 
-    def _note_retrace(self, key) -> None:
+    def _note_retrace(self, key, stacklevel: int) -> None:
         """Count consecutive calls that each compiled; warn once after ``RETRACE_WARNING`` of
         them, naming the argument that changed most often."""
         last, self._last_key = self._last_key, key
@@ -323,29 +401,71 @@ class Function:
                   "use reduce_retracing=True or an input_signature with '?' dims")
         warnings.warn(f"{self.__name__}: argument '{self._params[i]}' changed {what} in "
                       f"{self._streak} consecutive calls, each compiling a new "
-                      f"specialization; {advice}", stacklevel=4)
+                      f"specialization; {advice}", stacklevel=stacklevel)
 
-    def __call__(self, *args, **kwargs):
+    # A call runs ``_entry``: the generated entry of the specialization that last ran (checking
+    # the arguments' types, dtypes and shapes in native code and calling ``_Miss`` when they
+    # differ), or ``_slow``.
+    __call__ = property(operator.attrgetter("_entry"))
+
+    def _slow(self, *args, **kwargs):
+        if not kwargs and not _eager:
+            key = []
+            for a in args:
+                if type(a) is _NDARRAY:
+                    key += (a.dtype, a.shape)
+                elif isinstance(a, _GENERIC):
+                    key += (type(a), None)
+                else:
+                    key += (type(a), a)
+            try:
+                call, self._entry = self._dispatch[tuple(key)]
+            except (KeyError, TypeError):  # a miss, or an unhashable Python argument
+                pass
+            else:
+                return call(*args)
+        return self._call_general(args, kwargs)
+
+    def _call_general(self, args, kwargs):
         if _eager:
             return self.python_function(*args, **kwargs)
         if self._input_signature is not None:
             return self._call_pinned(self._bind(args, kwargs))
         key = None
         if not kwargs:
-            key = _dispatch_key(args)
             try:
-                hit = self._dispatch.get(key)
+                key = _dispatch_key(args)
+                hit = self._positional.get(key)
             except TypeError:  # an unhashable Python argument: take the general path
                 hit = key = None
             if hit is not None:
                 call, positions = hit
-                return call(*args) if positions is None else call(*[args[i] for i in positions])
+                return call(*[args[i] for i in positions])
+            hit = self._dispatch.get(key)
+            if hit is not None:
+                call, self._entry = hit
+                return call(*args)
         values = self._bind(args, kwargs)
-        cf = self._concrete_for(values)
+        cf = self._concrete_for(values, 5)   # warnings name the caller of __call__
         positions = cf._runtime_positions
         if key is not None and len(args) == len(values):
-            self._dispatch[key] = (cf._call, None if len(positions) == len(args) else positions)
+            if len(positions) == len(args):
+                self._entry = self._dispatch_entry(cf) or self._slow
+                self._dispatch[key] = (cf._call, self._entry)
+            else:
+                self._positional[key] = (cf._call, positions)
         return cf._call(*[values[i] for i in positions])
+
+    def _dispatch_entry(self, cf: ConcreteFunction):
+        """``cf``'s generated entry calling ``_Miss`` for other arguments, when it takes all
+        the arguments and they are arrays of static shapes; else None."""
+        if (self._reduce_retracing or not all(isinstance(a, T.TensorType) and None not in a.shape
+                                              for a in cf._args)):
+            return None
+        try:
+            return fastcall.rebind(cf._call, _Miss(self, cf._call.__self__))
+        except AttributeError:   # not a generated entry (ctypes path, Variables, 1-tuples)
+            return None
 
     def _call_pinned(self, values):
         specs = self._input_signature
@@ -391,8 +511,25 @@ class Function:
         return f"<compiler.Function {self.__name__}>"
 
 
+class _Miss:
+    """The ``self`` of a Function's dispatch entry: the entry calls it with the arguments it
+    does not take (another signature, keywords, copies), and reads the error table of the
+    specialization's ``NativeFunction`` through it (``_error``)."""
+
+    __slots__ = ("_function", "_reference", "_method_def")
+
+    def __init__(self, function: Function, reference):
+        self._function, self._reference = function, reference
+
+    def __call__(self, *args, **kwargs):
+        return self._function._call_general(args, kwargs)
+
+    def _error(self, code: int, params: list):
+        return self._reference._error(code, params)
+
+
 def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=None,
-             cache=False):
+             cache=False, target=None):
     """Decorator: compile ``fn`` lazily, once per input signature (see ``Function``).
 
     ``input_signature`` (a signature string or TensorSpecs) pins one signature and rejects
@@ -400,22 +537,30 @@ def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=
     dynamic one instead of compiling again; ``pipeline`` overrides the pass pipeline;
     ``cache=True`` keeps compiled code on disk (``GRAFO_CACHE_DIR``, default
     ``~/.cache/grafo``) so that other processes skip compilation (see ``compiler/cache.py``).
-    The Function pickles with the artifacts of its compiled signatures, not its source."""
+    The Function pickles with the artifacts of its compiled signatures, not its source.
+    ``target="cuda"`` (or a ``compiler.device("cuda")`` block when tracing) compiles for the
+    GPU (``compiler/backend/ptx``)."""
     def wrap(f):
-        return Function(f, input_signature, reduce_retracing, pipeline, cache)
+        return Function(f, input_signature, reduce_retracing, pipeline, cache, target)
     return wrap if fn is None else wrap(fn)
 
 
-def compile(fn, signature, pipeline=None, target="cpu") -> ConcreteFunction:  # noqa: A001
+def compile(fn, signature, pipeline=None, target=None,  # noqa: A001
+            timing: bool = False) -> ConcreteFunction:
     """Compile ``fn`` (a Python function or ``Function``) for one signature now.
 
     ``signature``: a string such as ``"f32[?,4], i64"`` or a list of TensorSpec. ``target``:
     "cpu" (this machine, callable), an x86-64 level ("x86-64-v2" .. "x86-64-v4") or a Linux
     triple ("aarch64-linux-gnu"): code for those can be saved (``.save``) but not called
-    here. Raises SignatureError for a malformed string, CompileError for unsupported code,
-    ValueError for an unknown target."""
+    here; "cuda" or "cuda:N" (PTX kernels, ``.ptx``; calling needs a GPU); default: the
+    current ``compiler.device`` ("cpu"). ``timing``: print the milliseconds of each stage
+    (``ConcreteFunction.timings``: frontend, optimized = passes, loops = lowering, llvm-ir,
+    llvm-opt, machine-code) to stderr. Raises SignatureError for a malformed string,
+    CompileError for unsupported code, ValueError for an unknown target."""
     from .aot.targets import resolve
-    target = resolve(target)
+    target = target or current_device()
+    cuda = _cuda_backend(target)
+    target = None if cuda else resolve(target)
     if isinstance(fn, Function):
         fn = fn.python_function
     specs = to_specs(signature)
@@ -424,11 +569,17 @@ def compile(fn, signature, pipeline=None, target="cpu") -> ConcreteFunction:  # 
         raise TypeError(f"{fn.__name__} takes {len(params)} arguments, the signature gives "
                         f"{len(specs)}")
     args = [s.to_type() for s in specs]
-    backend = None
-    if not target.is_host:
+    backend = cuda
+    if cuda is None and not target.is_host:
         from .aot.cross import cross_compile
         backend = cross_compile(target)
-    return ConcreteFunction(fn, params, args, compile_function(fn, args, pipeline, backend))
+    cf = ConcreteFunction(fn, params, args, compile_function(fn, args, pipeline, backend))
+    if timing:
+        import sys
+
+        from .pipeline import timing_report
+        sys.stderr.write(f"{fn.__name__}({cf.signature}):\n{timing_report(cf.timings)}")
+    return cf
 
 
 def save(path, functions) -> None:

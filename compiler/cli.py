@@ -5,9 +5,10 @@
   IR is lowered to loops first);
 - ``grafo ir MODULE.py:FUNC --signature SIG [--stage S]``: a Python function's IR at a stage;
 - ``grafo graph MODULE.py:FUNC --signature SIG [--stage S] -o OUT``: its dataflow graph.
-- ``grafo compile MODULE.py:FUNC --signature SIG -o OUT.grafo [--target T]``: an
-  ahead-of-time artifact; ``grafo run OUT.grafo [--entry NAME] --input X.npy ... --output
-  Y.npy ...``: call it with the runtime only.
+- ``grafo compile MODULE.py:FUNC --signature SIG -o OUT.grafo [--target T] [--timing]``:
+  an ahead-of-time artifact (``--timing``: milliseconds per compilation stage, on stderr);
+  ``grafo run OUT.grafo [--entry NAME] --input X.npy ... --output Y.npy ...``: call it with
+  the runtime only.
 
 ``grafo opt FILE|- --pass-pipeline=canonicalize,cse,dce`` parses IR text, verifies it, runs the
 pipeline and prints the result to stdout. Options follow ``mlir-opt``:
@@ -230,7 +231,7 @@ def _add_function_arguments(p) -> None:
     p.add_argument("function", metavar="MODULE.py:FUNC", type=_function_spec,
                    help="a Python file and the name of a function defined in it")
     p.add_argument("--signature", required=True, metavar="SIG",
-                   help='argument types, e.g. "f32[?,4], i64" (see README: Signatures)')
+                   help='argument types, e.g. "f32[?,4], i64" (see the README, "Signatures")')
     p.add_argument("--stage", default="optimized", choices=IR_STAGES,
                    help="the pipeline stage whose IR to use (default: optimized)")
 
@@ -352,11 +353,14 @@ def add_compile(subparsers) -> None:
     p.add_argument("function", metavar="MODULE.py:FUNC", type=_function_spec,
                    help="a Python file and the name of a function defined in it")
     p.add_argument("--signature", required=True, metavar="SIG",
-                   help='argument types, e.g. "f32[?,4], i64" (see README: Signatures)')
+                   help='argument types, e.g. "f32[?,4], i64" (see the README, "Signatures")')
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="artifact file to write")
     p.add_argument("--target", default="cpu",
                    help="cpu (this machine, default), x86-64-v2 .. x86-64-v4, or a Linux triple "
                         "such as aarch64-linux-gnu")
+    p.add_argument("--timing", action="store_true",
+                   help="print the wall time of each compilation stage (frontend, passes, "
+                        "lowering, LLVM IR, LLVM optimization, machine code) on stderr")
     p.set_defaults(run=run_compile)
 
 
@@ -372,6 +376,9 @@ def run_compile(args) -> int:
         raise CommandError(str(e)) from None
     except (SignatureError, TypeError, ValueError) as e:
         raise CommandError(f"error: {_first_line(e)}") from None
+    if args.timing:
+        from .pipeline import timing_report
+        sys.stderr.write(timing_report(cf.timings))
     try:
         cf.save(args.output)
     except OSError as e:

@@ -6,13 +6,17 @@
                   pass pipeline again
 4. ``llvm``       LLVM IR, O3 for the host CPU, machine code (compiler/backend/llvm)
 
-Each stage's IR text and wall time are kept on the result (``CompiledFunction``).
+Each stage's IR text and wall time are kept on the result (``CompiledFunction``); a backend
+that reports its own ``timings`` (the JIT: "llvm-ir", "llvm-opt", "machine-code") has them
+replace the single "llvm" time.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+
+from runtime.results import bind_globals, packer
 
 from .ir.printer import print_op
 from .ir.verifier import verify
@@ -24,12 +28,13 @@ class CompiledFunction:
 
     name: str
     stages: dict                 # stage name -> IR text
-    timings: dict                # stage name -> seconds
+    timings: dict                # stage name -> seconds (see the module docstring)
     result_types: list           # tensor-level result types
     result_tuple: bool           # the Python function returns a tuple
     native: object               # the backend's compiled module
     callable: object             # runtime callable taking the run-time arguments
     modules: dict = field(default_factory=dict)   # stage name -> IR module
+    result_structure: str | None = None  # see runtime.results; None: result_tuple says it
 
     @property
     def llvm_ir(self) -> str:
@@ -100,17 +105,38 @@ def compile_function(fn, args, pipeline: str | None = None, backend=None) -> Com
     func = module.functions()[0]
     result_types = list(func.function_type.results)
     result_tuple = "grafo.result_tuple" in func.attributes
+    structure = func.attributes.get("grafo.result_structure")
+    structure = None if structure is None else structure.value
     # Each stage works on a copy so that the modules kept for introspection stay intact.
     optimized = stage("optimized", lambda: _verified(optimize(module.clone(), pipeline)))
     loops = stage("loops", lambda: _verified(optimize(lower_to_loops(optimized.clone()),
                                                       pipeline)))
     native = stage("llvm", lambda: backend(loops))
     entry = native.entry(func.sym_name, list(func.function_type.inputs), result_types)
-    if result_tuple and len(result_types) == 1:
+    if getattr(native, "timings", None):
+        del timings["llvm"]
+        timings.update(native.timings)
+    keys = func.attributes.get("grafo.globals")
+    n_own = len(result_types)
+    if keys is not None:
+        from .frontend.globals import global_slots
+        slots = global_slots(fn, [k.value for k in keys.value])
+        n_own -= len(slots)
+        entry = bind_globals(entry, slots, n_own)
+    if structure is not None:
+        native_entry, pack = entry, packer(structure)
+        entry = lambda *a: pack(native_entry(*a))  # noqa: E731
+    elif result_tuple and n_own == 1:
         single = entry
         entry = lambda *a: (single(*a),)  # noqa: E731 - a 1-tuple stays a tuple
     return CompiledFunction(fn.__name__, stages, timings, result_types, result_tuple, native,
-                            entry, modules)
+                            entry, modules, structure)
+
+
+def timing_report(timings: dict) -> str:
+    """``timings`` (stage name -> seconds) as aligned lines in milliseconds, with a total."""
+    rows = list(timings.items()) + [("total", sum(timings.values()))]
+    return "".join(f"  {name:14s} {1e3 * t:9.2f} ms\n" for name, t in rows)
 
 
 def _verified(module):

@@ -30,6 +30,7 @@ _free.argtypes = [ctypes.c_void_p]
 _free.restype = None
 
 OUT_OF_MEMORY = -1
+ARRAY_TOO_BIG = -2
 STATUS_PARAMS = 4
 
 _CTYPE = {np.dtype(t): c for t, c in (
@@ -138,6 +139,9 @@ class NativeFunction:
         """The exception of status code ``rc`` with message parameters ``params``."""
         if rc == OUT_OF_MEMORY:
             return MemoryError(f"{self.name}: cannot allocate a buffer of {params[0]} bytes")
+        if rc == ARRAY_TOO_BIG:
+            return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
+                              "than the maximum possible size.")
         if not 0 < rc <= len(self.errors):
             return RuntimeError(f"{self.name}: native code returned unknown status {rc}")
         kind, message, loc = self.errors[rc - 1]

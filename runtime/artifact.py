@@ -4,8 +4,8 @@ An artifact is a zip file with fixed member names:
 
 - ``manifest.json``: format name and version, grafo version, target (triple, CPU name, LLVM
   feature names), the native code's kind, every entry point (C symbol, parameter names, input
-  and result dtypes/shapes, Python scalar kinds, ``result_tuple``, the error table) and the
-  SHA-256 of the payload;
+  and result dtypes/shapes, Python scalar kinds, ``result_tuple``, ``result_structure`` (see
+  ``results.py``), the error table) and the SHA-256 of the payload;
 - ``lib/libgrafo.so`` (a shared library) or ``lib/grafo.o`` (a relocatable object, when no
   linker for the target was found at save time);
 - ``include/grafo.h``: the C declarations of the entry points;
@@ -33,6 +33,7 @@ import numpy as np
 
 from . import cpu, parallel
 from .abi import ArraySpec, NativeFunction, ScalarSpec
+from .results import bind_globals, namespace, packer
 
 FORMAT = "grafo-artifact"
 FORMAT_VERSION = 1
@@ -297,10 +298,14 @@ class LoadedFunction:
         self.record = record
         self.name = record["function"]
         self.signature = record.get("signature", "")
-        self.arg_names = [i["name"] for i in record["inputs"]]
+        keys = record.get("globals") or []
+        names = [i["name"] for i in record["inputs"]]
+        self.arg_names = names[:len(names) - len(keys)]
         self._params = record.get("params", self.arg_names)
         self._constants = record.get("constants", {})
         self._tuple1 = record["result_tuple"] and len(record["results"]) == 1
+        structure = record.get("result_structure")
+        self._pack = None if structure is None else packer(structure)
         address = ctypes.cast(getattr(lib, record["symbol"]), ctypes.c_void_p).value
         errors = [(e["kind"], e["message"], (e["file"], int(e["line"]), int(e["col"])))
                   for e in record["errors"]]
@@ -308,6 +313,8 @@ class LoadedFunction:
         self.native = NativeFunction(address, [spec_of(s) for s in record["inputs"]],
                                      [spec_of(s) for s in record["results"]], errors,
                                      name=self.name, keepalive=lib)
+        self._run = self.native if not keys else _bind_globals(
+            self.native, keys, len(record["results"]) - len(keys))
 
     def __call__(self, *args):
         if self._constants and len(args) == len(self._params) != len(self.arg_names):
@@ -319,11 +326,28 @@ class LoadedFunction:
                     raise TypeError(f"{self.name}: this concrete function was traced with "
                                     f"{self._constants[name]!r}, received {a!r}")
             args = runtime_args
-        out = self.native(*args)
+        out = self._run(*args)
+        if self._pack is not None:
+            return self._pack(out)
         return (out,) if self._tuple1 else out
 
     def __repr__(self) -> str:
         return f"<runtime.LoadedFunction {self.name}({self.signature})>"
+
+
+def _bind_globals(native, keys: list, n_results: int):
+    """``native`` passing and updating the module globals ``keys`` ("module:name", see
+    ``results.bind_globals``); raises ImportError on a call when a module is not importable."""
+    try:
+        slots = [(namespace(k.rsplit(":", 1)[0]), k.rsplit(":", 1)[1]) for k in keys]
+    except ImportError as e:
+        reason = str(e)
+
+        def missing(*args):
+            raise ImportError(f"this function rebinds globals of a module that is not "
+                              f"importable here: {reason}")
+        return missing
+    return bind_globals(native, slots, n_results)
 
 
 class Library(Mapping):

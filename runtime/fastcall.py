@@ -16,7 +16,8 @@ NumPy's C API functions come from its ``_ARRAY_API`` capsule (stable indices of 
 ``make_function(address, reference, name)`` wraps such an entry in a builtin function object
 whose ``__self__`` is ``reference`` (the ``runtime.abi.NativeFunction`` of the same entry): the
 generated code calls ``reference`` itself for every argument it does not handle, so both paths
-accept the same arguments and raise the same errors.
+accept the same arguments and raise the same errors. ``rebind(function, fallback)`` runs the
+same entry with another object in that role (a polymorphic function's dispatcher).
 """
 
 from __future__ import annotations
@@ -163,3 +164,15 @@ def make_function(address: int, reference, name: str):
     definition = _MethodDef(name.encode(), address, METH_FASTCALL_KEYWORDS, None)
     reference._method_def = definition
     return _new_function(ctypes.addressof(definition), reference, None)
+
+
+def rebind(function, fallback):
+    """A builtin running the generated entry of ``function`` (a ``make_function`` result)
+    with ``fallback`` as ``self``: the object the entry calls for arguments it does not take
+    and passes to ``runtime.abi.raise_status`` (so it needs the reference's ``_error``).
+    ``fallback`` keeps the method definition alive. Raises AttributeError when ``function``
+    is not a generated entry."""
+    d = function.__self__._method_def
+    definition = _MethodDef(d.ml_name, d.ml_meth, d.ml_flags, None)
+    fallback._method_def = definition
+    return _new_function(ctypes.addressof(definition), fallback, None)

@@ -19,4 +19,12 @@ if [ ${#need[@]} -gt 0 ]; then
         echo "install-test-deps: not installing ${need[*]} (needs root and apt-get)" >&2
     fi
 fi
+
+# CUDA back end: cuda-python (the driver bindings; imports are tested, GPU tests skip without a
+# device) and ptxas (assembles the PTX the tests generate) from the nvidia-cuda-nvcc wheel,
+# which puts it under site-packages/nvidia/cuda_nvcc/bin when no CUDA toolkit is installed.
+python3 -m pip install -q cuda-python || echo "install-test-deps: pip install cuda-python failed" >&2
+if ! command -v ptxas >/dev/null 2>&1 && ! python3 -c "import compiler.backend.ptx.target as t, sys; sys.exit(t.ptxas_path() is None)" 2>/dev/null; then
+    python3 -m pip install -q nvidia-cuda-nvcc || echo "install-test-deps: pip install nvidia-cuda-nvcc failed" >&2
+fi
 exit 0

@@ -45,8 +45,8 @@ def result(proc):
 
 def test_second_process_loads_from_cache(tmp_path):
     first = result(run_script(tmp_path))
-    assert first == {"tracing_count": 1, "timings": ["frontend", "llvm", "loops", "optimized"],
-                     "jit": True, "ok": True}
+    stages = ["frontend", "llvm-ir", "llvm-opt", "loops", "machine-code", "optimized"]
+    assert first == {"tracing_count": 1, "timings": stages, "jit": True, "ok": True}
     entries = [p for p in os.listdir(tmp_path) if p.endswith(".grafo")]
     assert len(entries) == 1 and entries[0].startswith("smooth-")
     second = result(run_script(tmp_path))

@@ -128,6 +128,38 @@ def recursion_on_shape(a):
     return a[0] + recursion_on_shape(a[1:])
 
 
+def transpose_assign_overlapping(m):
+    m.T[...] = m
+    return m
+
+
+def transpose_view_write(m):
+    t = m.T
+    t[0, 1] = 100
+    t[2] += 1
+    return m
+
+
+def swapaxes_row_write(m):
+    m.swapaxes(0, 1)[1] = -1
+
+
+def copies_are_independent(m):
+    a, b, c, d = m.copy(), np.copy(m), m.flatten(), m.astype(m.dtype)
+    a[0] = 1
+    b[1] = 2
+    c[0] = 3
+    d[0, 0] = 4
+    return m, a, b, c, d
+
+
+def local_reshape_view_write(a):
+    z = np.zeros(6)
+    v = z.reshape(2, 3)
+    v[1, 2] = a[0]
+    return z
+
+
 F = np.arange(6, dtype=np.float64)
 M = np.arange(12, dtype=np.float32).reshape(3, 4)
 I64 = np.arange(5, dtype=np.int64)
@@ -141,6 +173,9 @@ CASES = [
     (rebind_then_write, F), (callee_mutates, F), (closure_counter, F),
     (early_return_after_write, F, np.int64(1)), (early_return_after_write, F, np.int64(0)),
     (int_array_setitem_casts, I64), (lambda_and_default, F), (recursion_on_shape, F[:4]),
+    (transpose_assign_overlapping, np.arange(9.0).reshape(3, 3)),
+    (transpose_view_write, np.arange(9.0).reshape(3, 3)), (swapaxes_row_write, M),
+    (copies_are_independent, M), (local_reshape_view_write, F),
 ]
 
 
@@ -160,3 +195,21 @@ def test_assert_raises_assertion_error_with_the_message():
     np.testing.assert_array_equal(f(np.ones(3)), np.ones(3))
     with pytest.raises(AssertionError, match="x must be positive"):
         f(np.array([1.0, -1.0]))
+
+
+def reshape_argument_write(a):
+    v = a.reshape(2, 3)
+    v[0, 0] = 1.0
+
+
+def broadcast_write(a):
+    v = np.broadcast_to(a, (2, 6))
+    v[0, 0] = 1.0
+
+
+@pytest.mark.parametrize("fn, message", [
+    (reshape_argument_write, "writing into a reshaped view of an argument"),
+    (broadcast_write, "assignment destination is read-only")])
+def test_writes_through_views_that_cannot_be_propagated_are_errors(fn, message):
+    with pytest.raises(compiler.CompileError, match=message):
+        compiler.function(fn)(F.copy())

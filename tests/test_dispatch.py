@@ -270,3 +270,40 @@ def test_compiled_functions_use_the_fast_entry():
     assert isinstance(cf._call.__self__, NativeFunction)
     _, err = outcome(cf, np.float64(2.0), x.astype(np.float32), y)
     assert err[0] is TypeError
+
+
+def _add(x, y):
+    return x + y
+
+
+def test_function_call_runs_the_generated_entry_and_falls_back_on_a_miss():
+    f = compiler.function(_add)
+    a, b = np.arange(3.0), np.ones(3)
+    np.testing.assert_array_equal(f(a, b), a + b)
+    assert type(f._entry).__name__ == "builtin_function_or_method"
+    c = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(f(c, c), c + c)          # a miss compiles, then runs
+    np.testing.assert_array_equal(f(a, y=b), a + b)        # keywords go to the general path
+    np.testing.assert_array_equal(f(a[::-1], b), a[::-1] + b)  # a copy: the reference path
+    assert f(np.float64(1.5), 2) == 3.5                     # Python scalar: a constant
+    assert f(a, b).dtype == np.float64 and f.tracing_count == 3
+    compiler.run_functions_eagerly(True)
+    try:
+        assert f(a, [1, 2, 3]).tolist() == [1.0, 3.0, 5.0]   # eager: plain NumPy
+    finally:
+        compiler.run_functions_eagerly(False)
+    np.testing.assert_array_equal(f(a, b), a + b)
+
+
+def _gather(x, i):
+    return x[i]
+
+
+def test_errors_through_the_dispatch_entry_are_the_reference_errors():
+    f = compiler.function(_gather)
+    x = np.arange(3.0)
+    assert f(x, np.array([2, 0])).tolist() == [2.0, 0.0]
+    assert type(f._entry).__name__ == "builtin_function_or_method"
+    for _ in range(2):
+        with pytest.raises(IndexError, match="out of bounds"):
+            f(x, np.array([1, 7]))

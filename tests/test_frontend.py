@@ -247,11 +247,6 @@ def u_class(x):
     return x
 
 
-def u_global(x):
-    global GLOBAL_SCALE
-    return x
-
-
 def u_nonlocal(x):
     def inner():
         nonlocal x
@@ -382,16 +377,11 @@ def u_nonlocal_write(x):
     return x
 
 
-def u_nested_return(x):
-    return x, (x, x)
-
-
 UNSUPPORTED = [
     (u_try, "try:", "'try' statement"),
     (u_with, "with np", "'with' statement"),
     (u_yield, "yield x", "'yield'"),
     (u_class, "class K", "class definition"),
-    (u_global, "global GLOBAL_SCALE", "'global' statement"),
     (u_nonlocal, "nonlocal x", "'nonlocal' statement"),
     (u_listcomp, "[v for v in x]", "list comprehension"),
     (u_fstring, 'f"{x}"', "f-string"),
@@ -419,7 +409,6 @@ UNSUPPORTED = [
     (u_string_method, '"a".upper', "attribute 'upper'"),
     (u_print_file, "print(x, file=None)", "print() keyword 'file'"),
     (u_nonlocal_write, "nonlocal y", "'nonlocal' statement"),
-    (u_nested_return, "return x, (x, x)", "nested tuples"),
 ]
 
 

@@ -326,9 +326,10 @@ def test_early_return_in_while():
     assert "grafo.result_tuple" in func_of(module).attributes
 
 
-def test_return_none_on_some_paths_is_an_error():
+def test_return_none_on_some_paths_gives_an_optional_result():
     def f(x):
         if x.sum() > 0:
             return x
-    err = compile_error(f, X)
-    assert "None" in str(err)
+    fn = func_of(to_ir(f, X))
+    assert fn.attr("grafo.result_structure") == "?"
+    assert len(fn.function_type.results) == 2  # the "has value" flag and the array

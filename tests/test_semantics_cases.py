@@ -18,11 +18,7 @@ import compiler
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES_FILE = os.path.join(HERE, "..", "..", "shared", "cases", "semantics.py")
 
-NOT_YET = {
-    "floordiv_mod_signs_py_int": "returning nested tuples",
-    "range_over_uint64_bounds": "a variable that is None before a loop",
-    "global_rebound_before_use": "global statements",
-}
+NOT_YET: dict = {}
 
 
 def _load_cases():

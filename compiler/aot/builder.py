@@ -60,6 +60,9 @@ def entry_record(cf) -> dict:
     lt, ft = loops.function_type, front.function_type
     inputs = [spec(t, s) for t, s in zip(lt.inputs, ft.inputs, strict=True)]
     results = [spec(t, s) for t, s in zip(lt.results, compiled.result_types, strict=True)]
+    keys = front.attributes.get("grafo.globals")
+    keys = [k.value for k in keys.value] if keys is not None else []
+    names = [*cf.arg_names, *(f"global{k}" for k in range(len(keys)))]
     return {
         "function": cf.name,
         "module": getattr(cf.python_function, "__module__", None),
@@ -67,9 +70,11 @@ def entry_record(cf) -> dict:
         "params": list(cf._params),
         "constants": {p: a.value for p, a in zip(cf._params, cf._args, strict=True)
                       if isinstance(a, Constant)},
-        "inputs": [_spec_record(s, n) for s, n in zip(inputs, cf.arg_names, strict=True)],
+        "inputs": [_spec_record(s, n) for s, n in zip(inputs, names, strict=True)],
         "results": [_spec_record(s) for s in results],
         "result_tuple": compiled.result_tuple,
+        "result_structure": compiled.result_structure,
+        "globals": keys,
         "errors": [_error_record(*e) for e in compiled.native.errors],
         "llvm_function": compiled.native.symbols[front.sym_name],
     }

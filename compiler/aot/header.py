@@ -19,7 +19,8 @@ _PRELUDE = """\
 
    Link with the artifact's lib/libgrafo.so. Every entry point returns 0 on success, or the
    status code of a failed run-time check (listed above its prototype; status->params hold
-   the message's parameters), or GRAFO_OUT_OF_MEMORY (status->params[0] = byte count).
+   the message's parameters), or GRAFO_OUT_OF_MEMORY (status->params[0] = byte count), or
+   GRAFO_ARRAY_TOO_BIG (an array's byte count does not fit an int64).
    Arrays cross as MLIR memref descriptors (strides in elements; inputs may have any
    strides). Result arrays are allocated by the callee: free(desc.allocated) releases one. */
 #ifndef GRAFO_{guard}_H
@@ -32,6 +33,7 @@ extern "C" {{
 #endif
 
 #define GRAFO_OUT_OF_MEMORY (-1)
+#define GRAFO_ARRAY_TOO_BIG (-2)
 
 typedef struct {{ int32_t code; int32_t reserved; int64_t params[4]; }} grafo_status;
 """

@@ -55,8 +55,8 @@ class ArtifactNative:
 class ArtifactCompiled:
     """What ``ConcreteFunction`` needs from a compilation, read from a one-entry artifact:
     ``stages`` (optimized and loops IR), ``modules`` (parsed on demand), ``result_types``,
-    ``result_tuple``, ``native``, ``callable``, ``timings`` ({"load": seconds}), ``record``
-    (the manifest entry) and ``artifact_bytes``."""
+    ``result_tuple``, ``result_structure``, ``native``, ``callable``, ``timings``
+    ({"load": seconds}), ``record`` (the manifest entry) and ``artifact_bytes``."""
 
     def __init__(self, data: bytes):
         t0 = time.perf_counter()
@@ -71,6 +71,7 @@ class ArtifactCompiled:
                        for s in ("optimized", "loops")}
         self.result_types = [_ir_type(r) for r in record["results"]]
         self.result_tuple = record["result_tuple"]
+        self.result_structure = record.get("result_structure")
         if artifact.manifest["target"]["name"] == "cpu":
             function = artifact.open_library()[record["name"]]
             self.callable = function

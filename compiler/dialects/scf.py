@@ -4,7 +4,8 @@
 - ``scf.for(%lb, %ub, %step, %init...) ({^bb0(%iv, %iter...): ... scf.yield})``: the bounds
   are ``index`` or signless integers of one type; results are the final iter values. The
   discardable unit attribute ``grafo.parallel`` marks a loop whose iterations are independent
-  (run on threads by the CPU backend).
+  (run on threads by the CPU backend); the integer attribute ``grafo.work`` on such a loop
+  gives the elements one iteration processes (else the backend counts nested loops).
 - ``scf.while(%init...) ({before: ... scf.condition(%c, %args...)}, {after: ... scf.yield})``.
 """
 

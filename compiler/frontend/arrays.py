@@ -315,5 +315,15 @@ def clip(cx, a, lo=None, hi=None):
 
 
 def astype(cx, x, dtype):
-    """``x.astype(dtype)`` / ``np.astype`` / ``np.float32(x)``: an explicit cast."""
-    return cast(cx, x, resolve_dtype(cx, dtype))
+    """``x.astype(dtype)`` / ``np.astype`` / ``np.float32(x)``: an explicit cast; an array
+    is always a new one, as NumPy copies."""
+    out = cast(cx, x, resolve_dtype(cx, dtype))
+    return copy(cx, out) if out is x else out
+
+
+def copy(cx, x):
+    """A new array equal to ``x`` (a new value, so writes into it leave ``x`` alone)."""
+    x = materialize(cx, x)
+    if not isinstance(x.type, T.TensorType):
+        return x
+    return cx.emit(npd.AsTypeOp, [x], types=[x.type])

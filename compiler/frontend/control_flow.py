@@ -23,12 +23,18 @@ from ..ir.core import Block
 from . import arrays as A
 from .iteration import iteration
 from .merge import (
+    DONTCARE,
+    OPTIONAL,
+    as_optional,
     check_structures,
     discard,
     discard_op,
     flatten,
+    flatten_as,
     join_types,
     leaf_type,
+    lift_optionals,
+    optional_spec,
     placeholder,
     unflatten,
 )
@@ -45,8 +51,6 @@ from .scope import (
     is_special,
 )
 from .values import Constant, RangeValue, Undefined, describe, same_constant, type_of
-
-DONTCARE = object()  # a path on which a variable's value is never read
 
 
 class ControlFlowMixin:
@@ -123,6 +127,8 @@ class ControlFlowMixin:
                     name, f"is assigned on only one path of the branch at line "
                           f"{self.builder.loc.line} and used afterwards",
                     f"assign '{name}' before the branch or on every path"))
+        contribs = lift_optionals(contribs)
+        live = [c for c in contribs if c is not DONTCARE]
         flat = [flatten(c) if c is not DONTCARE else None for c in contribs]
         check_structures(self, what, live, [f[0] for f in flat if f])
         specs = []
@@ -160,7 +166,7 @@ class ControlFlowMixin:
         return self.select(t, lambda: value, rest)
 
     def _stmt_If(self, node: ast.If) -> None:
-        test = self.expr(node.test)
+        test = self.expr(node.test, optional=True)
         with self.at(node.test):
             cond = truth(self, test)
         if isinstance(cond, Constant):
@@ -304,8 +310,8 @@ class ControlFlowMixin:
             init_values = []
             for n in carried:
                 struct, leaves = specs[n]
-                given = flatten(inits[n])[1] if inits[n] is not DONTCARE else [DONTCARE] * len(
-                    leaves)
+                given = flatten_as(inits[n], struct) if inits[n] is not DONTCARE \
+                    else [DONTCARE] * len(leaves)
                 for x, spec in zip(given, leaves, strict=True):
                     if isinstance(spec, T.Type):
                         init_values.append(placeholder(self, spec) if x is DONTCARE
@@ -362,9 +368,11 @@ class ControlFlowMixin:
         with self.builder.at_end(body):
             yields = []
             for n in carried:
-                for x, spec in zip(flatten(ends[n])[1], specs[n][1], strict=True):
+                for x, spec in zip(flatten_as(ends[n], specs[n][0]), specs[n][1],
+                                   strict=True):
                     if isinstance(spec, T.Type):
-                        yields.append(coerce(self, x, spec))
+                        yields.append(placeholder(self, spec) if x is DONTCARE
+                                      else coerce(self, x, spec))
             self.emit_op(scf.YieldOp, yields)
         return prelude, op
 
@@ -387,7 +395,7 @@ class ControlFlowMixin:
         scope = self._bind_carried(Scope(self.scope.names), carried, specs, op.before.args)
 
         def test():
-            value = self.expr(node.test)
+            value = self.expr(node.test, optional=True)
             with self.at(node.test):
                 return truth(self, value)
 
@@ -419,13 +427,16 @@ class ControlFlowMixin:
         what = display_name(name)
         if spec is None:
             return _initial_spec(end)
-        struct, leaves = flatten(end)
+        spec = optional_spec(self, what, spec, end)
+        struct, leaves = flatten(as_optional(end) if spec[0] == OPTIONAL else end)
         if struct != spec[0]:
             self.fail(f"{what} changes from one kind of value to {describe(end)} inside the "
                       f"loop", "give the variable the same kind of value in every iteration")
         out = []
         for x, s in zip(leaves, spec[1], strict=True):
-            if isinstance(s, T.Type):
+            if x is DONTCARE:
+                out.append(s)
+            elif isinstance(s, T.Type):
                 out.append(join_types(self, what, s, leaf_type(self, what, x)))
             elif (isinstance(x, Constant) and isinstance(s, Constant)
                   and same_constant(x.value, s.value)) or x is s:

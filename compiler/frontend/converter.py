@@ -11,19 +11,21 @@ from ..dialects import func
 from ..dialects import np as np_dialect
 from ..dialects.builtin import ModuleOp
 from ..errors import CompileError
-from ..ir.attributes import TypeAttr, UnitAttr
+from ..ir.attributes import ArrayAttr, StringAttr, TypeAttr, UnitAttr
 from ..ir.builder import Builder
 from ..ir.core import Location, Value
 from .control_flow import ControlFlowMixin
 from .expressions import ExpressionMixin
+from .globals import GLOBAL, GlobalsMixin, NewGlobal, declared_globals, slot_types
 from .mutation import EXIT, MutationMixin, stored_bases
-from .ops import materialize
+from .ops import cast, materialize
 from .scope import BROKE, CONTINUED, RETURNED, RETVAL, Frame, Scope
 from .statements import StatementMixin
 from .values import (
     BoundMethod,
     Constant,
     LocalFunction,
+    OptionalValue,
     RangeValue,
     SliceValue,
     TupleValue,
@@ -38,12 +40,14 @@ MAX_RECURSION = 32  # inlining depth of one function in itself
 
 
 class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin,
-                VariableMixin):
-    """Converts Python functions; ``frames`` is the stack of functions being inlined."""
+                VariableMixin, GlobalsMixin):
+    """Converts Python functions; ``frames`` is the stack of functions being inlined;
+    ``slots`` the module globals the code rebinds (globals.py)."""
 
-    def __init__(self):
+    def __init__(self, slots: list | None = None):
         self.builder = Builder()
         self.frames: list[Frame] = []
+        self.slots = list(slots or [])
 
     # state -----------------------------------------------------------------------------------
 
@@ -100,6 +104,7 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
         runtime = [(p, a) for p, a in zip(params, args, strict=True) if isinstance(a, T.Type)]
         variables = find_variables(fn)
         runtime += [(f"var{k}", t) for k, t in enumerate(variable_types(variables))]
+        runtime += [(f"global{k}", t) for k, t in enumerate(slot_types(self.slots, loc))]
         fop = func.FuncOp.create(fn.__name__, T.FunctionType(tuple(a for _, a in runtime), ()),
                                  [p for p, _ in runtime], loc)
         block_args = iter(fop.body.args)
@@ -115,18 +120,29 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
             for p in params:
                 if _is_array(frame.scope[p]):
                     self.track(p)
-            self.bind_variables(variables, list(block_args))
+            hidden = list(block_args)
+            self.global_args = hidden[len(variables):]
+            self.bind_variables(variables, hidden[:len(variables)])
+            self.bind_globals(self.global_args)
             value = self.run_body(node)
-            results = self._results(value)
+            structure, results = self._results(value)
+            results += [materialize(self, v) for v in self.global_results(loc)]
             for p, arg in frame.tracked.items():
+                if p.startswith(GLOBAL):
+                    continue
                 final = self.scope.get(EXIT + p)
                 if final is not None and final is not arg:
                     self.emit_op(np_dialect.WriteBackOp, [arg, materialize(self, final)])
             self.emit_op(func.ReturnOp, results)
         fop.attributes["function_type"] = TypeAttr(T.FunctionType(
             tuple(a for _, a in runtime), tuple(v.type for v in results)))
-        if isinstance(value, TupleValue):
+        if structure.startswith("("):
             fop.attributes["grafo.result_tuple"] = UnitAttr()
+        if not _plain(structure):
+            fop.attributes["grafo.result_structure"] = StringAttr(structure)
+        if self.slots:
+            fop.attributes["grafo.globals"] = ArrayAttr(tuple(
+                StringAttr(f"{ns.get('__name__')}:{n}") for ns, n in self.slots))
         module = ModuleOp.empty()
         module.body.append(fop)
         self.frames.pop()
@@ -141,6 +157,7 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
             implicit = ast.Return(None, lineno=last.end_lineno or last.lineno,
                                   col_offset=last.col_offset)
             body = node.body + [implicit]
+        self.frame.declared = declared_globals(node)
         for flag in (RETURNED, BROKE, CONTINUED):
             self.scope[flag] = Constant(False)
         self.statements(body)
@@ -149,13 +166,23 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
             value.fail(self.builder.loc)
         return value
 
-    def _results(self, value) -> list:
+    def _results(self, value) -> tuple:
+        """(structure, results): the run-time results of the return value ``value`` and
+        the structure string that rebuilds it from them (see ``runtime.results``)."""
         if isinstance(value, Constant) and isinstance(value.value, tuple):
             value = TupleValue(tuple(Constant(v) for v in value.value))
+        if isinstance(value, TupleValue):
+            parts = [self._results(v) for v in value.items]
+            inner = ",".join(p for p, _ in parts) + ("," if len(parts) == 1 else "")
+            return f"({inner})", [r for _, rs in parts for r in rs]
         if isinstance(value, Constant) and value.value is None:
-            return []
-        items = value.items if isinstance(value, TupleValue) else (value,)
-        return [materialize(self, v) for v in items]
+            return "None", []
+        if isinstance(value, OptionalValue):
+            if isinstance(value.has, Constant):
+                return self._results(value.value if value.has.value else Constant(None))
+            return "?", [materialize(self, cast(self, value.has, T.py_bool)),
+                         materialize(self, value.value)]
+        return "_", [materialize(self, value)]
 
     def inline(self, fn, args, kwargs, local: LocalFunction | None = None):
         """Call a user function (or the nested function ``local``) by converting its body
@@ -193,7 +220,7 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
             frame.scope[pname] = value
         captured = stored_bases(_body(frame.node)) - set(bound.arguments)
         for n, v in self.scope.names.items():
-            if n.startswith(VAR):
+            if n.startswith((VAR, GLOBAL)):
                 frame.scope[n] = v
         self.frames.append(frame)
         try:
@@ -207,16 +234,27 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
                 if _is_array(value):
                     self.scope[n] = value
             for n in list(self.scope.names):
-                if _is_array(self.scope[n]):
+                if _is_array(self.scope[n]) or n.startswith(GLOBAL):
                     self.track(n)
             value = self.run_body(frame.node)
-            exits = [(v, self.scope.get(EXIT + n)) for n, v in frame.tracked.items()]
+            exits = [(n, v, self.scope.get(EXIT + n)) for n, v in frame.tracked.items()]
         finally:
             self.frames.pop()
-        for old, new in exits:
+        for name, old, new in exits:
+            if name.startswith(GLOBAL):
+                self.scope[name] = old if new is None else new
+                continue
             if new is not None and new is not old:
                 self.mutate(old, new)
         return value
+
+
+def _plain(structure: str) -> bool:
+    """Whether ``grafo.result_tuple`` alone describes ``structure``: one result, none, or a
+    flat tuple of results."""
+    return structure in ("_", "None") or (
+        structure.startswith("(") and set(structure[1:-1].split(",")) <= {"_", ""}
+        and structure != "()")
 
 
 def _parameters(fn, loc) -> list:
@@ -252,7 +290,10 @@ def convert(fn, args) -> ModuleOp:
 
     Returns a ``builtin.module`` with one ``func.func`` named ``fn.__name__`` whose arguments
     are the run-time arguments in order; ``grafo.result_tuple`` is set when ``fn`` returns a
-    tuple; a function returning None has no results.
+    tuple; a function returning None has no results. A result that is not one value or a
+    flat tuple of values (nested tuples, None items, a value that may be None) sets
+    ``grafo.result_structure``, the string that rebuilds it from the flat results (see
+    ``runtime.results``).
 
     Supported: arithmetic, comparison (chained), unary, ``and``/``or``/``not`` operators with
     NumPy broadcasting and NEP 50 promotion; NumPy ufuncs of the ``np`` dialect, reductions
@@ -265,4 +306,9 @@ def convert(fn, args) -> ModuleOp:
     Raises CompileError (file:line:col, the source line with a caret, a hint) for anything
     else, and for type and shape errors found while converting.
     """
-    return Converter().convert(fn, args)
+    slots = []
+    while True:
+        try:
+            return Converter(slots).convert(fn, args)
+        except NewGlobal as found:
+            slots.append(found.slot)

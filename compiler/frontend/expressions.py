@@ -16,12 +16,14 @@ from ..ir.core import Value
 from . import arrays as A
 from .indexing import subscript
 from .ops import OPERATOR_UFUNCS, apply_ufunc, fold, logical_not, truth
+from .optional import optional_compare, unwrap
 from .registry import ATTRIBUTES, BUILTINS, FOLDABLE, METHODS, NUMPY
 from .scope import MISSING
 from .values import (
     BoundMethod,
     Constant,
     LocalFunction,
+    OptionalValue,
     SliceValue,
     TupleValue,
     Undefined,
@@ -59,14 +61,17 @@ UNSUPPORTED_EXPRESSIONS = {
 class ExpressionMixin:
     """Expression conversion for ``Converter``."""
 
-    def expr(self, node):
+    def expr(self, node, optional: bool = False):
+        """The frontend value of ``node``; a value that may be None (``OptionalValue``) is
+        returned as such with ``optional``, else checked to be present at run time."""
         kind = type(node).__name__
         method = getattr(self, "_expr_" + kind, None)
         with self.at(node):
             if method is None:
                 what, hint = UNSUPPORTED_EXPRESSIONS.get(kind, (f"'{kind}' expression", ""))
                 self.fail(f"unsupported syntax {what}", hint)
-            return method(node)
+            value = method(node)
+            return value if optional else unwrap(self, value)
 
     # leaves ----------------------------------------------------------------------------------
 
@@ -77,7 +82,12 @@ class ExpressionMixin:
         return self.load_name(node.id)
 
     def load_name(self, name: str):
-        """A local's value, else the closure's, global's or builtin's value as a Constant."""
+        """A local's value, else the closure's, global's or builtin's value as a Constant
+        (the current value of a global the compiled code rebinds, see globals.py)."""
+        if name in self.frame.declared:
+            hidden = self.global_slot(name)
+            if hidden is not None:
+                return self.scope[hidden]
         value = self.scope.get(name, MISSING)
         if isinstance(value, Undefined):
             value.fail(self.builder.loc)
@@ -88,6 +98,9 @@ class ExpressionMixin:
             value.fail(self.builder.loc)
         if value is not MISSING:
             return value
+        hidden = self.global_slot(name)
+        if hidden is not None and not self.frame.in_closure(name):
+            return self.scope[hidden]
         found = self.frame.lookup_free(name)
         if found is MISSING:
             self.fail(f"name '{name}' is not defined")
@@ -96,7 +109,7 @@ class ExpressionMixin:
         return Constant(found)
 
     def _expr_Tuple(self, node):
-        return TupleValue(tuple(self.expr(e) for e in node.elts))
+        return TupleValue(tuple(self.expr(e, optional=True) for e in node.elts))
 
     _expr_List = _expr_Tuple
 
@@ -140,7 +153,7 @@ class ExpressionMixin:
                   "convert the tuple to an array with np.array(...)")
 
     def _expr_UnaryOp(self, node: ast.UnaryOp):
-        value = self.expr(node.operand)
+        value = self.expr(node.operand, optional=isinstance(node.op, ast.Not))
         if isinstance(node.op, ast.Not):
             return logical_not(self, value)
         python_op = UNARY[type(node.op)]
@@ -151,11 +164,12 @@ class ExpressionMixin:
         return apply_ufunc(self, OPERATOR_UFUNCS[python_op], [value], python_op)
 
     def _expr_Compare(self, node: ast.Compare):
-        return self._chain(self.expr(node.left), list(zip(node.ops, node.comparators, strict=True)))
+        return self._chain(self.expr(node.left, optional=True),
+                           list(zip(node.ops, node.comparators, strict=True)))
 
     def _chain(self, left, pairs):
         op, node = pairs[0]
-        right = self.expr(node)
+        right = self.expr(node, optional=True)
         with self.at(node):
             result = self.compare(op, left, right)
         if len(pairs) == 1:
@@ -163,7 +177,13 @@ class ExpressionMixin:
         return self.short_circuit(result, lambda: self._chain(right, pairs[1:]), "and")
 
     def compare(self, op, left, right):
-        """One comparison; ``is``/``in`` only where they are decided at compile time."""
+        """One comparison; ``is``/``in`` only where they are decided at compile time or test
+        an ``OptionalValue``."""
+        if isinstance(left, OptionalValue) or isinstance(right, OptionalValue):
+            result = optional_compare(self, op, left, right)
+            if result is not None:
+                return result
+            left, right = unwrap(self, left), unwrap(self, right)
         both_const = isinstance(left, Constant) and isinstance(right, Constant)
         if isinstance(op, (ast.Is, ast.IsNot)):
             negate = isinstance(op, ast.IsNot)
@@ -192,7 +212,7 @@ class ExpressionMixin:
         return self._bool_chain(kind, node.values)
 
     def _bool_chain(self, kind, nodes):
-        value = self.expr(nodes[0])
+        value = self.expr(nodes[0], optional=True)
         if len(nodes) == 1:
             return value
         return self.short_circuit(value, lambda: self._bool_chain(kind, nodes[1:]), kind)
@@ -218,10 +238,11 @@ class ExpressionMixin:
         return LocalFunction(node, self.frame, inspect.Signature(params))
 
     def _expr_IfExp(self, node: ast.IfExp):
-        test = self.expr(node.test)
+        test = self.expr(node.test, optional=True)
         with self.at(node.test):
             cond = truth(self, test)
-        return self.select(cond, lambda: self.expr(node.body), lambda: self.expr(node.orelse))
+        return self.select(cond, lambda: self.expr(node.body, optional=True),
+                           lambda: self.expr(node.orelse, optional=True))
 
     # attributes, subscripts, calls -----------------------------------------------------------
 
@@ -255,23 +276,24 @@ class ExpressionMixin:
 
     def _expr_Call(self, node: ast.Call):
         callee = self.expr(node.func)
+        inlined = _inlined(callee)
         args = []
         for a in node.args:
             if isinstance(a, ast.Starred):
-                v = self.expr(a.value)
+                v = self.expr(a.value, optional=inlined)
                 if _length(v) is None:
                     with self.at(a):
                         self.fail("unsupported syntax starred argument of "
                                   f"{describe(v)}", "pass the items one by one")
                 args.extend(self.unpack(v, _length(v), a))
             else:
-                args.append(self.expr(a))
+                args.append(self.expr(a, optional=inlined))
         kwargs = {}
         for k in node.keywords:
             if k.arg is None:
                 with self.at(k):
                     self.fail("unsupported syntax '**' argument", "pass keywords one by one")
-            kwargs[k.arg] = self.expr(k.value)
+            kwargs[k.arg] = self.expr(k.value, optional=inlined)
         with self.at(node):
             return self.call(callee, args, kwargs, node)
 
@@ -303,6 +325,15 @@ class ExpressionMixin:
             self.fail(f"{text} ({describe(callee)}) is not callable")
         self.fail(f"{text} is not supported", "use the supported NumPy functions (see the "
                   "compiler.frontend docstring) or call it outside the compiled function")
+
+
+def _inlined(callee) -> bool:
+    """Whether a call of ``callee`` inlines a Python function (its arguments may be None)."""
+    if isinstance(callee, LocalFunction):
+        return True
+    fn = callee.value if isinstance(callee, Constant) else None
+    fn = getattr(fn, "python_function", fn)
+    return _lookup(fn) is None and inspect.isfunction(fn) and not _is_numpy(fn)
 
 
 def _lookup(fn):

@@ -1,7 +1,8 @@
 """Joining the values of a variable that reach one point along several paths (the two
 branches of an ``if``, a loop's entry and back edge): structure (tuples), types (NumPy
 promotion, static dims that differ become dynamic) and placeholders for paths on which a
-value does not matter."""
+value does not matter. A variable that is None on some paths and a value on others becomes
+an ``OptionalValue`` (a "has value" flag and the value, carried as two leaves)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from .. import types as T
 from ..dialects import np as npd
 from ..ir.core import Block
 from .ops import constant
-from .values import Constant, TupleValue, describe, type_of
+from .values import Constant, OptionalValue, TupleValue, describe, type_of
 
 LEAF = "leaf"
+OPTIONAL = "optional"
+DONTCARE = object()  # a path on which a variable's value is never read
 
 
 def flatten(v) -> tuple:
@@ -25,6 +28,8 @@ def flatten(v) -> tuple:
             structs.append(s)
             leaves.extend(ls)
         return tuple(structs), leaves
+    if isinstance(v, OptionalValue):
+        return OPTIONAL, [v.has, v.value]
     return LEAF, [v]
 
 
@@ -32,7 +37,68 @@ def unflatten(struct, leaves):
     """The inverse of ``flatten`` over an iterator of leaves."""
     if struct == LEAF:
         return next(leaves)
+    if struct == OPTIONAL:
+        return OptionalValue(next(leaves), next(leaves))
     return TupleValue(tuple(unflatten(s, leaves) for s in struct))
+
+
+def is_none(v) -> bool:
+    return isinstance(v, Constant) and v.value is None
+
+
+def as_optional(v):
+    """``v`` as an ``OptionalValue`` (None: no value, whose value leaf is ``DONTCARE``)."""
+    if isinstance(v, OptionalValue):
+        return v
+    if is_none(v):
+        return OptionalValue(Constant(False), DONTCARE)
+    return OptionalValue(Constant(True), v)
+
+
+def _optional_leaf(v) -> bool:
+    return isinstance(v, OptionalValue) or (type_of(v) is not None and not is_none(v))
+
+
+def lift_optionals(values: list) -> list:
+    """The values reaching one point, as ``OptionalValue`` s when some are None (or
+    optional) and the others scalars or arrays; else unchanged. ``DONTCARE`` stays."""
+    live = [v for v in values if v is not DONTCARE]
+    if not (any(is_none(v) or isinstance(v, OptionalValue) for v in live)
+            and any(_optional_leaf(v) for v in live)
+            and all(is_none(v) or _optional_leaf(v) for v in live)):
+        return values
+    return [v if v is DONTCARE else as_optional(v) for v in values]
+
+
+def optional_spec(cx, what: str, spec, end):
+    """The loop-carried spec ``(structure, leaves)`` that holds both ``spec`` and the value
+    ``end`` when one of them is None and the other a value, else ``spec``."""
+    struct, leaves = spec
+    none_before = struct == LEAF and isinstance(leaves[0], Constant) and leaves[0].value is None
+    if struct == OPTIONAL:
+        if is_none(end) or isinstance(end, OptionalValue):
+            return spec
+        if type_of(end) is not None:
+            return (OPTIONAL, [T.py_bool, join_types(cx, what, leaves[1], type_of(end))])
+        return spec
+    if none_before and not is_none(end):
+        if isinstance(end, OptionalValue):
+            return (OPTIONAL, [T.py_bool, leaf_type(cx, what, end.value)])
+        if type_of(end) is not None:
+            return (OPTIONAL, [T.py_bool, type_of(end)])
+    if struct == LEAF and is_none(end) and not none_before:
+        t = leaves[0] if isinstance(leaves[0], T.Type) else type_of(leaves[0])
+        if t is not None:
+            return (OPTIONAL, [T.py_bool, t])
+    return spec
+
+
+def flatten_as(v, struct) -> list:
+    """The leaves of ``v`` laid out as ``struct`` (a value where ``struct`` is optional is
+    lifted to an ``OptionalValue``)."""
+    if struct == OPTIONAL:
+        v = as_optional(v)
+    return flatten(v)[1]
 
 
 def join_types(cx, what: str, a: T.Type, b: T.Type) -> T.Type:

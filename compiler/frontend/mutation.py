@@ -21,7 +21,7 @@ from .. import types as T
 from ..dialects import np as npd
 from ..ir.core import OpResult, Value
 from .indexing import assign_advanced, basic_index, index_items, subscript
-from .ops import cast, materialize
+from .ops import cast, dim, materialize
 from .values import Constant, describe
 
 IN, EXIT = "%in:", "%exit:"
@@ -91,12 +91,31 @@ class MutationMixin:
             if v is old:
                 self.scope[name] = new
         src = old.op if isinstance(old, OpResult) else None
-        if isinstance(src, npd.SubscriptOp) \
-                and isinstance(old.type, T.TensorType):
+        if not isinstance(old.type, T.TensorType):
+            return
+        if isinstance(src, npd.SubscriptOp):
             base = src.operands[0]
             updated = self.emit(npd.SetItemOp, [base, new, *src.operands[1:]],
                                 {"spec": src.attr("spec"), "bounds": src.attr("bounds", ())})
             self.mutate(base, updated)
+        elif isinstance(src, npd.TransposeOp):
+            perm = src.attr("perm")
+            inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
+            self.mutate(src.operands[0], self.emit(npd.TransposeOp, [new], {"perm": inverse}))
+        elif isinstance(src, npd.ReshapeOp):
+            base = src.operands[0]
+            if not _contiguous(base):
+                self.fail("writing into a reshaped view of an argument or of another view is "
+                          "not supported: NumPy writes through to the original array only "
+                          "when its memory layout allows a view",
+                          "index the original array instead (x[i, j] = v), or copy the "
+                          "reshaped array first (y = x.reshape(...).copy())")
+            shape = [dim(self, base, k) for k, d in enumerate(base.type.shape) if d is None]
+            self.mutate(base, self.emit(npd.ReshapeOp, [new, *shape], types=[base.type]))
+        elif isinstance(src, npd.BroadcastToOp):
+            self.fail("assignment destination is read-only",
+                      "np.broadcast_to returns a read-only view; copy it first "
+                      "(y = np.broadcast_to(x, shape).copy())")
 
     def materialize_local(self, scope, value):
         """A local array known at compile time (``np.zeros(3)``) as a run-time value that
@@ -161,6 +180,15 @@ class MutationMixin:
                       f"dtype('{a}') to dtype('{b}') with casting rule 'same_kind'",
                       f"write x = x {_SYMBOL.get(type(op), '?')} v to get a new array, or "
                       f"cast the value with .astype")
+
+
+def _contiguous(v: Value) -> bool:
+    """True when ``v`` is an array an ``np`` op computed, not a view (``np.subscript``,
+    ``np.transpose``, ``np.broadcast_to``), an argument or a control-flow result that may
+    have any strides."""
+    src = v.op if isinstance(v, OpResult) else None
+    return src is not None and src.name.startswith("np.") \
+        and not isinstance(src, (npd.SubscriptOp, npd.TransposeOp, npd.BroadcastToOp))
 
 
 _SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",

@@ -18,7 +18,7 @@ from ..dialects import np as npd
 from ..dialects.grafo import CheckOp
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
-from .values import Constant, TupleValue, const_type, describe, type_of
+from .values import Constant, OptionalValue, TupleValue, const_type, describe, type_of
 
 UFUNC_OPS: dict = {getattr(np, cls.numpy): cls for cls in npd.NUMPY_OPS.values()
                    if issubclass(cls, npd.ElementwiseOp) and isinstance(
@@ -179,6 +179,8 @@ def truth(cx, v):
             cx.fail(str(e), "use a.any() or a.all()")
     if isinstance(v, TupleValue):
         return Constant(bool(v.items))
+    if isinstance(v, OptionalValue):  # None is false
+        return cx.short_circuit(v.has, lambda: truth(cx, v.value), "and")
     if not isinstance(v, Value):
         cx.fail(f"{describe(v)} cannot be used as a condition")
     if isinstance(v.type, T.TensorType):

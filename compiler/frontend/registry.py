@@ -199,8 +199,8 @@ def _method_transpose(cx, x, axes):
                        else axes)
 
 
-def _copy(cx, x):
-    return materialize(cx, x)
+def _flatten(cx, x):
+    return A.copy(cx, _ravel(cx, x))
 
 
 METHODS: dict = {
@@ -219,9 +219,9 @@ METHODS: dict = {
     "astype": signature("ndarray.astype", A.astype, ["a", "dtype"]),
     "dot": signature("ndarray.dot", A.dot, ["a", "b"]),
     "clip": signature("ndarray.clip", A.clip, ["a", "min=", "max="]),
-    "copy": signature("ndarray.copy", _copy, ["a"]),
+    "copy": signature("ndarray.copy", A.copy, ["a"]),
     "ravel": signature("ndarray.ravel", _ravel, ["a"]),
-    "flatten": signature("ndarray.flatten", _ravel, ["a"]),
+    "flatten": signature("ndarray.flatten", _flatten, ["a"]),
 }
 
 for _table in (statistics.METHODS, shape_functions.METHODS):

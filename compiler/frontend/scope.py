@@ -85,6 +85,7 @@ class Frame:
         self.node = node if node is not None else self.source.node
         self.scope = scope
         self.tracked: dict = {}
+        self.declared: set = set()  # names its body declares ``global``
         self.key = fn  # what recursion is counted by: the function or the nested def's AST
         code = getattr(fn, "__code__", None)
         self._closure = dict(zip(code.co_freevars, fn.__closure__ or (), strict=True)) \
@@ -100,6 +101,12 @@ class Frame:
                 return value
             frame = frame.parent
         return MISSING
+
+    def in_closure(self, name: str) -> bool:
+        """Whether a free name is a closure cell of the function (not a global)."""
+        if self.parent is not None:
+            return self.parent.in_closure(name)
+        return name in self._closure
 
     def lookup_free(self, name: str):
         """A free name's value from the closure, globals or builtins, or ``MISSING``."""

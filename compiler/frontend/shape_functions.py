@@ -327,8 +327,8 @@ def gather(cx, a: Value, indices, axis: int) -> Value:
 
 
 def copy(cx, a, order=None):
-    """``np.copy``: values are immutable in the IR, so the array itself."""
-    return materialize(cx, a)
+    """``np.copy``: a new array value."""
+    return A.copy(cx, a)
 
 
 def empty_like(cx, a, dtype=None):

@@ -14,6 +14,7 @@ from ..ir.attributes import StringAttr
 from ..ir.core import Value
 from .indexing import subscript
 from .ops import materialize, truth
+from .optional import unwrap
 from .scope import BROKE, CONTINUED, RETURNED, RETVAL
 from .values import Constant, TupleValue, describe
 
@@ -25,8 +26,6 @@ UNSUPPORTED_STATEMENTS = {
     "AsyncFor": ("'async for' statement", "compile synchronous code only"),
     "ClassDef": ("class definition", "define classes outside the compiled function"),
     "AsyncFunctionDef": ("nested function definition", "compile synchronous code only"),
-    "Global": ("'global' statement",
-               "pass the value as an argument and return the new value instead"),
     "Nonlocal": ("'nonlocal' statement",
                  "pass the value as an argument and return the new value instead"),
     "Raise": ("'raise' statement", "check the condition outside the compiled function"),
@@ -63,19 +62,22 @@ class StatementMixin:
     def _stmt_Pass(self, node) -> None:
         pass
 
+    def _stmt_Global(self, node) -> None:
+        """Declarations take effect for the whole body (``Frame.declared``, globals.py)."""
+
     def _stmt_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # docstring
         self.expr(node.value)
 
     def _stmt_Assign(self, node: ast.Assign) -> None:
-        value = self.expr(node.value)
+        value = self.expr(node.value, optional=True)
         for target in node.targets:
             self.assign(target, value)
 
     def _stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
-            self.assign(node.target, self.expr(node.value))
+            self.assign(node.target, self.expr(node.value, optional=True))
 
     def _stmt_AugAssign(self, node: ast.AugAssign) -> None:
         if isinstance(node.target, ast.Subscript):
@@ -83,7 +85,7 @@ class StatementMixin:
             return
         if not isinstance(node.target, ast.Name):
             self._bad_target(node.target)
-        current = self.load_name(node.target.id)
+        current = unwrap(self, self.load_name(node.target.id))
         if isinstance(current, Value) and isinstance(current.type, T.TensorType):
             self.augassign_array(node, current)
             return
@@ -92,10 +94,8 @@ class StatementMixin:
             self.assign(node.target, self.binary(node.op, current, rhs))
 
     def _stmt_Return(self, node: ast.Return) -> None:
-        value = self.expr(node.value) if node.value is not None else Constant(None)
-        if len(self.frames) == 1 and _is_nested_tuple(value):
-            self.fail("returning nested tuples is not supported",
-                      "return a flat tuple of arrays and scalars")
+        value = self.expr(node.value, optional=True) if node.value is not None \
+            else Constant(None)
         self.scope[RETVAL] = value
         self.scope[RETURNED] = Constant(True)
         self.record_exit()
@@ -104,7 +104,7 @@ class StatementMixin:
     def _stmt_Assert(self, node: ast.Assert) -> None:
         """``assert test, msg``: AssertionError(msg) at run time when ``test`` is false (the
         message must be known at compile time)."""
-        test = self.expr(node.test)
+        test = self.expr(node.test, optional=True)
         msg = self.expr(node.msg) if node.msg is not None else Constant("")
         if not isinstance(msg, Constant):
             with self.at(node.msg):
@@ -122,7 +122,7 @@ class StatementMixin:
                 self.fail("decorators on nested functions are not supported",
                           "call the decorated function defined at module level")
         for n in ast.walk(node):
-            if isinstance(n, (ast.Global, ast.Nonlocal)):
+            if isinstance(n, ast.Nonlocal):
                 self.statement(n)  # a CompileError naming the statement
         self.before_rebind(node.name)
         self.scope[node.name] = self.local_function(node)
@@ -138,6 +138,8 @@ class StatementMixin:
     def assign(self, target, value) -> None:
         """Bind ``target`` (a name or a tuple/list of targets) to ``value``."""
         if isinstance(target, ast.Name):
+            if self.store_global(target.id, value):
+                return
             self.before_rebind(target.id)
             self.scope[target.id] = value
         elif isinstance(target, ast.Subscript):
@@ -175,10 +177,3 @@ class StatementMixin:
             self.fail(f"unsupported assignment target {type(target).__name__.lower()}",
                       "assign to a plain variable name")
 
-
-def _is_nested_tuple(value) -> bool:
-    if isinstance(value, Constant) and isinstance(value.value, tuple):
-        value = TupleValue(tuple(Constant(v) for v in value.value))
-    return isinstance(value, TupleValue) and any(
-        isinstance(v, TupleValue) or (isinstance(v, Constant) and isinstance(v.value, tuple))
-        for v in value.items)

@@ -8,6 +8,7 @@
 - ``BoundMethod``: ``x.sum`` before it is called.
 - ``RangeValue``: ``range(...)``, only iterable by ``for``.
 - ``LocalFunction``: a nested ``def`` or ``lambda``, inlined where it is called.
+- ``OptionalValue``: a value that is None on some paths (a run-time "has value" flag).
 - ``Undefined``: a name that is not bound on every path; reading it is a CompileError.
 """
 
@@ -71,6 +72,16 @@ class LocalFunction:
     @property
     def name(self) -> str:
         return getattr(self.node, "name", "<lambda>")
+
+
+@dataclass(frozen=True, eq=False)
+class OptionalValue:
+    """A variable that is None on some paths and a value on others (``last = None`` before a
+    loop that assigns it): ``has`` is a bool (run-time or a Constant) and ``value`` the value,
+    meaningful only where ``has`` holds."""
+
+    has: object
+    value: object
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,4 +153,6 @@ def describe(v) -> str:
         return f"{v.value!r}" + (f" ({t})" if t is not None else "")
     if isinstance(v, TupleValue):
         return f"a tuple of {len(v.items)} items"
+    if isinstance(v, OptionalValue):
+        return f"None or {describe(v.value)}"
     return type(v).__name__

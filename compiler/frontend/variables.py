@@ -28,6 +28,16 @@ VAR = "%var:"
 
 def find_variables(fn) -> list:
     """The Variables reachable from ``fn``'s globals and closure, in discovery order."""
+    return [v for v in _reachable(fn) if isinstance(v, Variable)]
+
+
+def reachable_functions(fn) -> list:
+    """``fn`` and the Python functions reachable from its globals and closure."""
+    return [f for f in _reachable(fn) if inspect.isfunction(f)]
+
+
+def _reachable(fn) -> list:
+    """The Python functions and Variables reachable from ``fn``, in discovery order."""
     found, seen = [], set()
 
     def visit_function(f):
@@ -35,6 +45,7 @@ def find_variables(fn) -> list:
         if not inspect.isfunction(f) or id(f) in seen:
             return
         seen.add(id(f))
+        found.append(f)
         code = f.__code__
         cells = dict(zip(code.co_freevars, f.__closure__ or (), strict=True))
         for name in _names(code):

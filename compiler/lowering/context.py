@@ -214,12 +214,17 @@ class Emitter:
         return d if d is not None else self.op("memref.dim", buf, self.index(k))
 
     # loops -----------------------------------------------------------------------------------
-    def loop(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False):
+    def loop(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False,
+             work: int | None = None):
         """``scf.for %i = lb to ub step step`` carrying ``inits``; ``body(i, *iters)`` returns
-        the next iter values. Returns the loop's results."""
+        the next iter values. Returns the loop's results. ``work`` (with ``parallel``): the
+        elements one iteration processes, recorded as ``grafo.work`` for the backend's
+        decision to run the loop on threads (see ``scf.py``)."""
         op = scf.ForOp.create(self.index(lb), self.index(ub), self.index(step), list(inits))
         if parallel:
             op.attributes["grafo.parallel"] = UnitAttr()
+            if work is not None:
+                op.attributes["grafo.work"] = IntegerAttr(work)
         self.b.insert(op)
         with self.b.at_end(op.body):
             nxt = body(op.induction_var, *op.body.args[1:])

@@ -71,7 +71,8 @@ def broadcast_shape(em: Emitter, shapes, static=None) -> tuple:
         for d in dims:
             ok = em.both(ok, em.either(em.either(em.cmp("eq", cur, d), em.cmp("eq", cur, 1)),
                                        em.cmp("eq", d, 1)))
-            cur = em.pick(em.cmp("eq", cur, 1), d, cur)
+            if not (isinstance(d, int) and d == 1):  # a 1 keeps the dim as it is
+                cur = em.pick(em.cmp("eq", cur, 1), d, cur)
         out.append(known if known is not None else cur)
     if ok is not True:
         params, texts = [], []

@@ -5,6 +5,10 @@ decides where a lazy value is materialized: when it is used inside a loop nested
 definition (computed once instead of once per iteration), or when it is costly
 (``index_expr.COSTLY``) and read by several consumers or broadcast by one.
 
+A costly value read by a reduction of its innermost axis is written in the reduction's loop
+nest (``MATERIALIZERS``), and an elementwise result that the function returns may overwrite
+an operand's fresh buffer whose reductions are done (``e / e.sum(-1, keepdims=True)``).
+
 Ownership: every buffer this function allocates belongs to the region scope that allocated
 it. A scope frees (``memref.dealloc``) its buffers when it ends, except those handed on
 (``take``) to a terminator (results, yields) or to a loop as its initial carried value.
@@ -24,6 +28,15 @@ from .context import Emitter
 from .index_expr import COSTLY, Expr, materialize, of_buffer, of_scalar
 
 RULES: dict = {}
+# Functions ``fn(lowerer, result, expr) -> buffer | None`` that materialize ``expr`` (the value
+# of ``result``) while computing one of its consumers in the same loop nest.
+MATERIALIZERS: list = []
+
+
+def materializer(fn):
+    """Register a fused materialization (see ``MATERIALIZERS``)."""
+    MATERIALIZERS.append(fn)
+    return fn
 
 
 def rule(*op_classes):
@@ -48,6 +61,7 @@ class Lowerer:
         self.em = em
         self.vals: dict = {}
         self.scopes: list[Scope] = []
+        self.precomputed: dict = {}   # value -> Expr a fused materialization already made
 
     # values ---------------------------------------------------------------------------------
     def get(self, v: Value):
@@ -67,8 +81,51 @@ class Lowerer:
         if isinstance(out, Expr) and out.buffer is None:
             out = _located(self.em, result.op.loc, out)
             if self._materialize_here(result, out):
-                out = self.own(result, materialize(self.em, out), out.element, out.shape)
+                out = self.own(result, self._materialize(result, out), out.element, out.shape)
+            elif (target := self._in_place_target(result, out)) is not None:
+                out = self._store_in_place(result, out, *target)
         self.vals[result] = out
+
+    def _materialize(self, result: Value, e: Expr) -> Value:
+        for fused in MATERIALIZERS:
+            buf = fused(self, result, e)
+            if buf is not None:
+                return buf
+        return materialize(self.em, e)
+
+    def _in_place_target(self, result: Value, out: Expr):
+        """``(operand, buffer)`` when the elementwise ``result``, returned by the function,
+        may be written over a fresh buffer of an operand of the same shape and element type
+        whose other uses (reductions, already lowered) are done: ``e / e.sum(-1, keepdims=True)``
+        scales ``e`` in place. None otherwise."""
+        op = result.op
+        if not (op.has_trait(Elementwise) and result.uses
+                and all(u.owner.name == "func.return" for u in result.uses)):
+            return None
+        scope = self.scopes[-1]
+        for v in op.operands:
+            buf = scope.fresh.get(v)
+            e = self.vals.get(v)
+            if (buf is None or buf not in scope.owned or not isinstance(e, Expr)
+                    or buf.type.element != T.lowered(out.element) or e.rank != out.rank
+                    or not all(a is b or (isinstance(a, int) and a == b)
+                               for a, b in zip(e.shape, out.shape, strict=True))):
+                continue
+            if all(u.owner is op or isinstance(u.owner, npd.DimOp)
+                   or (isinstance(u.owner, npd.ReduceOp) and u.owner.attr("axes")
+                       and u.owner.result in self.vals) for u in v.uses):
+                return v, buf
+        return None
+
+    def _store_in_place(self, result: Value, out: Expr, operand: Value, buf: Value) -> Expr:
+        self.em.nest(out.shape, lambda idx: self.em.store(out.load(idx), buf, idx),
+                     parallel=True)
+        scope = self.scopes[-1]
+        del scope.fresh[operand]
+        scope.fresh[result] = buf
+        e = of_buffer(self.em, buf, out.element)
+        e.shape = tuple(out.shape)
+        return e
 
     def own(self, result: Value | None, buf: Value, element: T.Type, shape=None) -> Expr:
         """Record ``buf`` as allocated by the current scope (as ``result``'s fresh buffer)."""

@@ -1,7 +1,12 @@
 """Lowering of ``np.reduce`` and ``np.argreduce``: loops that read their input's ``Expr``
 directly, so ``np.mean((a - b) ** 2)`` is one loop nest without a temporary.
 
-Strategies: a full reduction carries its accumulator through the loop nest (a scalar); when
+A costly value that a trailing-axes sum or product reads is written to its buffer by that
+reduction's loop nest (``materialize_with_row_reduction``).
+
+Strategies: a full reduction carries its accumulator through the loop nest (a scalar; for a
+static size of at least ``2 * CHUNK`` elements, one per chunk of ``CHUNK`` elements, the chunks
+reduced by a parallel loop and their results combined in order); when
 the innermost axis is reduced, each output element is reduced by an inner loop (outer loop
 parallel); otherwise the output buffer is the accumulator and the input is read in its own
 order. Float sums add blocks of 128 elements in 8 partial sums combined pairwise (NumPy's
@@ -21,11 +26,12 @@ from .. import types as T
 from ..dialects import np as npd
 from . import scalar as S
 from .context import Emitter
-from .index_expr import Expr, splat
-from .lowerer import Lowerer, rule
+from .index_expr import Expr, of_buffer, splat
+from .lowerer import Lowerer, materializer, rule
 
 BLOCK = 128
 LANES = 8
+CHUNK = 1 << 16   # elements per partial result of a large full reduction
 
 
 def _monoid(em: Emitter, kind: str, t: T.Type):
@@ -91,22 +97,85 @@ def _reduce_point(em, kind, t, x_el, red_shape, load_at):
     return acc
 
 
+def _reduce_all(em, kind, t, x_el, red_shape, load_at):
+    """A full reduction: ``_reduce_point``, split into ``CHUNK``-element chunks of the
+    outermost dim reduced by a parallel loop into a buffer of partial results, which are
+    then reduced in order. The chunks do not depend on the thread count, so neither does
+    the result; float sums stay compensated in each chunk and across chunks."""
+    size = em.product(red_shape)
+    if not isinstance(size, int) or size < 2 * CHUNK:
+        return _reduce_point(em, kind, t, x_el, red_shape, load_at)
+    n0, inner = red_shape[0], tuple(red_shape[1:])
+    rows = em.max(em.floordiv(CHUNK, em.max(em.product(inner), 1)), 1)
+    chunks = em.floordiv(em.add(n0, em.sub(rows, 1)), rows)
+    lt = T.lowered(t)
+    partials = em.alloc((chunks,), lt)
+
+    def chunk(c):
+        lo = em.mul(c, rows)
+        n = em.sub(em.min(em.add(lo, rows), n0), lo)
+        v = _reduce_point(em, kind, t, x_el, (n,) + inner,
+                          lambda r: load_at((em.add(lo, r[0]),) + tuple(r[1:])))
+        em.store(v, partials, (c,))
+    em.loop(chunks, chunk, parallel=True, work=CHUNK)
+    v = _reduce_point(em, kind, t, t, (chunks,), lambda r: em.load(partials, r))
+    em.effect("memref.dealloc", partials)
+    return v
+
+
 def _check_nonempty(em: Emitter, extent, message: str) -> None:
     em.check(em.cmp("ne", extent, 0), "ValueError", message)
 
 
+@materializer
+def materialize_with_row_reduction(lw: Lowerer, result, e: Expr):
+    """The buffer of ``e`` written by the loop nest of a later sum or product of ``result``
+    over trailing axes (other axes kept) in the same block, which computes that reduction too
+    (recorded in ``lw.precomputed``): softmax's ``exp`` and its row sums take one pass. None
+    when ``result`` has no such use."""
+    for use in result.uses:
+        op = use.owner
+        axes = sorted(op.attr("axes") or ()) if isinstance(op, npd.ReduceOp) else ()
+        if (not axes or op.parent is not result.op.parent or op.attr("kind") not in ("sum", "prod")
+                or axes != list(range(e.rank - len(axes), e.rank)) or len(axes) == e.rank
+                or op.result in lw.precomputed):
+            continue
+        return _fill_while_reducing(lw, op, e, e.rank - len(axes))
+    return None
+
+
+def _fill_while_reducing(lw: Lowerer, op, e: Expr, kept: int):
+    em = lw.em
+    buf = em.alloc(e.shape, T.lowered(e.element))
+
+    def fill_row(kidx):  # a plain loop (vectorized), then the reduction reads it from cache
+        em.nest(e.shape[kept:], lambda r: em.store(e.load(kidx + r), buf, kidx + r))
+    x = of_buffer(em, buf, e.element)
+    x.shape = tuple(e.shape)
+    lw.precomputed[op.result] = _lower_reduce(lw, op, x, fill_row)
+    return buf
+
+
 @rule(npd.ReduceOp)
 def lower_reduce(lw: Lowerer, op):
+    done = lw.precomputed.pop(op.result, None)
+    if done is not None:
+        return [done]
+    return [_lower_reduce(lw, op, lw.expr(op.operands[0]))]
+
+
+def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
+    """The reduction ``op`` of ``x``; ``row_prologue(kept index)`` is emitted before each
+    output element's inner reduction (the innermost-axis strategy only)."""
     em = lw.em
-    x = lw.expr(op.operands[0])
     kind, keep = op.attr("kind"), bool(op.attr("keepdims"))
     axes = sorted(op.attr("axes"))
     t = T.element_type(op.result.type)
     out_shape = npd.reduced_shape(tuple(x.shape), axes, keep)
     if not axes:
         if kind in ("any", "all"):
-            return [Expr(x.shape, t, lambda idx: S.truthy(em, x.element, x.load(idx)), x.cost)]
-        return [x if isinstance(op.result.type, T.TensorType) else x.load(())]
+            return Expr(x.shape, t, lambda idx: S.truthy(em, x.element, x.load(idx)), x.cost)
+        return x if isinstance(op.result.type, T.TensorType) else x.load(())
     red_shape = tuple(x.shape[a] for a in axes)
     kept = [k for k in range(x.rank) if k not in axes]
     if kind in ("max", "min"):
@@ -128,11 +197,13 @@ def lower_reduce(lw: Lowerer, op):
         return tuple(0 if k in axes else next(it) for k in range(x.rank))
 
     if not kept:
-        v = _reduce_point(em, kind, t, x.element, red_shape, lambda r: x.load(full_index((), r)))
-        return [splat(out_shape, t, v) if isinstance(op.result.type, T.TensorType) else v]
+        v = _reduce_all(em, kind, t, x.element, red_shape, lambda r: x.load(full_index((), r)))
+        return splat(out_shape, t, v) if isinstance(op.result.type, T.TensorType) else v
     buf = em.alloc(out_shape, T.lowered(t))
     if axes[-1] == x.rank - 1:
         def point(kidx):
+            if row_prologue is not None:
+                row_prologue(kidx)
             v = _reduce_point(em, kind, t, x.element, red_shape,
                               lambda r: x.load(full_index(kidx, r)))
             em.store(v, buf, out_index(kidx))
@@ -146,7 +217,7 @@ def lower_reduce(lw: Lowerer, op):
             dst = out_index(tuple(idx[k] for k in kept))
             em.store(combine(em.load(buf, dst), pre(x.load(idx))), buf, dst)
         em.nest(x.shape, accumulate, parallel=0 in kept)
-    return [lw.own(op.result, buf, t, out_shape)]
+    return lw.own(op.result, buf, t, out_shape)
 
 
 @rule(npd.ArgReduceOp)

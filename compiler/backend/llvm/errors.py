@@ -2,7 +2,9 @@
 
 Status code k > 0 returned by an entry point means that the k-th ``grafo.check`` of the module,
 in ``Operation.walk`` order over the whole module, failed. Code -1 (``OUT_OF_MEMORY``) means a
-``memref.alloc`` could not get memory; its ``params[0]`` is the byte count.
+``memref.alloc`` could not get memory; its ``params[0]`` is the byte count. Code -2
+(``ARRAY_TOO_BIG``) means a ``memref.alloc``'s byte count does not fit an ``int64`` (NumPy's
+``ValueError``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from ...dialects.builtin import ModuleOp
 from ...ir.core import Location, Operation
 
 OUT_OF_MEMORY = -1
+ARRAY_TOO_BIG = -2
+MAX_NBYTES = (1 << 63) - 1
 
 
 def check_ops(module: ModuleOp) -> list[Operation]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import time
 
 import llvmlite.binding as llvm
 
@@ -30,12 +31,18 @@ class CompiledModule:
     Attributes: ``symbols`` ({function name: C symbol}), ``errors`` (the error table, see
     ``errors.py``), ``llvm_ir`` (optimized LLVM IR text), ``asm`` (host assembly, on demand),
     ``threads_global`` (address of the module's ``grafo.rt.threads`` pointer, bound to the
-    process's thread state by ``runtime.parallel.bind``; None without parallel loops).
+    process's thread state by ``runtime.parallel.bind``; None without parallel loops),
+    ``timings`` (seconds per step: "llvm-ir" building and verifying the LLVM module,
+    "llvm-opt" the O3 pipeline, "machine-code" instruction selection and JIT linking; the
+    Python entries that ``entry`` adds later count under "llvm-opt" and "machine-code" too).
     """
 
     def __init__(self, module: ModuleOp, name: str = "grafo"):
+        t0 = time.perf_counter()
         ref, self.symbols = lower_module(module, name)
+        t1 = time.perf_counter()
         optimize(ref)
+        t2 = time.perf_counter()
         parallel = any(g.name == THREADS_GLOBAL for g in ref.global_variables)
         self.llvm_ir = str(ref)
         self.errors = error_table(module)
@@ -54,6 +61,8 @@ class CompiledModule:
                 PRINT_GLOBAL)).value = ctypes.cast(self._print_hook, ctypes.c_void_p).value
         self.addresses = {name: self._engine.get_function_address(sym)
                           for name, sym in self.symbols.items()}
+        self.timings = {"llvm-ir": t1 - t0, "llvm-opt": t2 - t1,
+                        "machine-code": time.perf_counter() - t2}
 
     @functools.cached_property
     def asm(self) -> str:
@@ -85,12 +94,16 @@ class CompiledModule:
             return reference
         module = emit_py_entry(self.symbols[name], reference.address, self._types[name],
                                list(reference.inputs), list(reference.results), fastcall.LAYOUT)
+        t0 = time.perf_counter()
         ref = llvm.parse_assembly(str(module))
         ref.verify()
         optimize(ref)
+        t1 = time.perf_counter()
         self._engine.add_module(ref)
         self._engine.finalize_object()
         address = self._engine.get_function_address(f"{self.symbols[name]}.py")
+        self.timings["llvm-opt"] += t1 - t0
+        self.timings["machine-code"] += time.perf_counter() - t1
         return fastcall.make_function(address, reference, name)
 
 

@@ -6,8 +6,9 @@ thread computes its chunk of the iteration space from ``omp_get_thread_num()`` a
 ``omp_get_num_threads()`` (contiguous, sizes differing by at most one) and runs it; the caller
 runs ``GOMP_parallel(body, closure, threads, 0)``, which returns when every thread is done.
 
-At run time the loop runs serially (the body emitted inline as a plain loop) unless its work
-(trip count times the trip counts of nested loops whose bounds are known before it) reaches
+At run time the loop runs serially (the body emitted inline as a plain loop) unless it has
+several iterations and its work (trip count times its ``grafo.work`` attribute, or else the
+trip counts of nested loops whose bounds are known before it) reaches
 ``PARALLEL_MIN_WORK``, the module's ``grafo.rt.threads`` global points at a thread state with
 libgomp's functions (``runtime/parallel.py``) and that state asks for more than one thread.
 
@@ -18,7 +19,8 @@ iterations above a recorded failure. After the join the caller reports the recor
 so the error is the one a serial run raises. Each thread keeps its own buffer list for
 ``memref.alloc`` in the body and frees it when its chunk ends.
 
-Loops with iteration arguments (reductions) and loops nested in a parallel body run serially.
+Loops with iteration arguments and loops nested in a parallel body run serially; lowering
+splits large reductions into a parallel loop over fixed chunks (``lowering/reduction.py``).
 """
 
 from __future__ import annotations
@@ -108,11 +110,13 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
     b = fe.b
     lb, ub, step = fe.operands(op)[:3]
     trip = trip_count(b, lb, ub, step)
-    work = b.mul(trip, _inner_work(fe, op.body))
+    given = op.attributes.get("grafo.work")
+    work = b.mul(trip, _i64(given.value) if given is not None else _inner_work(fe, op.body))
     state = b.load(threads_global(b.module), typ=PTR)
     check, start, serial, done = (fe.new_block(n) for n in (
         "par.check", "par.start", "par.serial", "par.done"))
-    big = b.icmp_signed(">=", work, _i64(PARALLEL_MIN_WORK))
+    big = b.and_(b.icmp_signed(">=", work, _i64(PARALLEL_MIN_WORK)),
+                 b.icmp_signed(">", trip, _i64(1)))
     b.cbranch(b.and_(big, b.icmp_unsigned("!=", state, ir.Constant(PTR, None))), check, serial)
 
     b.position_at_end(check)

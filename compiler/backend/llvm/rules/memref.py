@@ -2,9 +2,9 @@
 
 ``memref.alloc`` makes a row-major buffer of ``prod(sizes) * sizeof(element)`` bytes (bool:
 one byte per element) and fails the call with status code ``OUT_OF_MEMORY`` (the runtime
-raises ``MemoryError``) when the C library cannot provide it or the byte count overflows 64
-bits. ``memref.load``/``memref.store`` use MLIR's strided addressing (``descriptor.py``);
-subscripts are assumed in bounds (the lowering guards them with ``grafo.check``).
+raises ``MemoryError``) when the C library cannot provide it, or with ``ARRAY_TOO_BIG``
+(``ValueError``, as NumPy) when the byte count does not fit an ``int64``.
+``memref.load``/``memref.store`` use MLIR's strided addressing (``descriptor.py``); subscripts are assumed in bounds (the lowering guards them with ``grafo.check``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from llvmlite import ir
 
 from ..alloc import HEADER, alloc_function, dealloc_function
 from ..descriptor import MemRef, mul_i64
-from ..errors import OUT_OF_MEMORY
+from ..errors import ARRAY_TOO_BIG, MAX_NBYTES, OUT_OF_MEMORY
 from ..types import I1, I8, I64, PTR, element_bytes, scalar, storage
 from .registry import rule
 
@@ -24,17 +24,27 @@ def alloc(fe, op):
     dynamic = iter(fe.operands(op))
     sizes = [ir.Constant(I64, d) if d is not None else next(dynamic) for d in t.shape]
     b = fe.b
-    nbytes = ir.Constant(I64, element_bytes(t.element))
-    overflow = ir.Constant(I1, 0)
+    # NumPy's limit: itemsize times the nonzero dims must fit an intp ("array is too big").
+    static = element_bytes(t.element)
+    for d in t.shape:
+        static *= max(d or 1, 1)
+    too_big = ir.Constant(I1, static > MAX_NBYTES)
+    checked = ir.Constant(I64, min(static, MAX_NBYTES))
     for s in sizes:
-        if isinstance(s, ir.Constant) and isinstance(nbytes, ir.Constant):
-            nbytes = mul_i64(b, nbytes, s)
-        else:   # sizes of huge broadcast views must fail cleanly, not wrap to a small buffer
-            product = b.umul_with_overflow(nbytes, s)
-            nbytes = b.extract_value(product, 0)
-            overflow = b.or_(overflow, b.extract_value(product, 1))
-    if not isinstance(overflow, ir.Constant):
-        nbytes = b.select(overflow, ir.Constant(I64, (1 << 63) - 1), nbytes)
+        if not isinstance(s, ir.Constant):
+            nonzero = b.select(b.icmp_unsigned("==", s, ir.Constant(I64, 0)),
+                               ir.Constant(I64, 1), s)
+            product = b.umul_with_overflow(checked, nonzero)
+            checked = b.extract_value(product, 0)
+            too_big = b.or_(too_big, b.or_(b.extract_value(product, 1),
+                                           b.icmp_signed("<", checked, ir.Constant(I64, 0))))
+    if not (isinstance(too_big, ir.Constant) and not too_big.constant):
+        fe.fail_if(too_big, ARRAY_TOO_BIG, [])
+    nbytes = ir.Constant(I64, element_bytes(t.element))
+    for s in sizes:   # at most ``checked`` once the check passed: no wraparound
+        nbytes = mul_i64(b, nbytes, s)
+    if static > MAX_NBYTES:   # the code below is unreachable; keep its constant in range
+        nbytes = checked
     base = b.call(alloc_function(fe.mod.ll), [fe.arena, nbytes])
     fe.fail_if(fe.b.icmp_unsigned("==", base, ir.Constant(PTR, None)), OUT_OF_MEMORY,
                [nbytes])

@@ -1,0 +1,111 @@
+"""The CUDA back end: loop-level IR -> PTX kernels + a host program (``target="cuda"``).
+
+``compile_module(module, arch=None)`` partitions each function into kernels and host work
+(``partition.py``), emits the kernels with llvmlite's NVPTX target (``kernels.py``,
+``reduce.py``), links libdevice when math functions need it, optimizes at O3 and returns a
+``PTXModule``: ``.ptx`` (the PTX text), ``.llvm_ir``, ``.asm`` (= ``.ptx``), ``.arch``,
+``.kernels`` and ``.entry(name, ...)``, a callable that runs the host program
+(``host.py``) on the GPU through ``runtime.cuda``. Compiling needs no GPU; calling without
+one raises RuntimeError("no CUDA device: ...").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import llvmlite.binding as llvm
+import numpy as np
+
+from ... import types as T
+from ..llvm.errors import error_table
+from . import kernels as K
+from .host import HostProgram
+from .partition import Partition
+from .target import arch as resolve_arch
+from .target import libdevice_path, optimize, target_machine
+
+
+@dataclass(frozen=True)
+class CudaTarget:
+    """The target of a CUDA compilation: ``name`` is "cuda", ``arch`` the ``sm_XY``."""
+
+    arch: str
+    device: int = 0
+    name: str = "cuda"
+    is_host: bool = False
+
+
+class PTXModule:
+    """A compiled GPU module (see the package docstring)."""
+
+    def __init__(self, module, sm: str, device: int = 0):
+        self.arch = sm
+        self.target = CudaTarget(sm, device)
+        self.errors = error_table(module)
+        mod = K.PTXModuleEmitter(module, sm)
+        self.partitions = {}
+        self.kernels = []
+        for f in module.functions():
+            part = Partition(f)
+            self.partitions[f.sym_name] = part
+            for k, consts, extra in part.plans:
+                if k.kind == "parallel":
+                    K.emit_parallel(mod, k, extra, consts)
+                elif k.kind == "reduce":
+                    K.emit_reduce(mod, k, extra, consts)
+                else:
+                    K.emit_serial(mod, k, consts)
+                self.kernels.append(k)
+        self.llvm_ir = str(mod.ll)
+        try:
+            ref = llvm.parse_assembly(self.llvm_ir)
+            ref.verify()
+        except RuntimeError as e:
+            raise RuntimeError(f"LLVM rejected the generated kernels: {e}\n{self.llvm_ir}") \
+                from None
+        if mod.uses_libdevice:
+            path = libdevice_path()
+            if path is None:
+                raise NotImplementedError("this function needs libdevice (math functions on "
+                                          "the GPU): install a CUDA toolkit or "
+                                          "nvidia-cuda-nvcc")
+            with open(path, "rb") as f:
+                ref.link_in(llvm.parse_bitcode(f.read()))
+        optimize(ref, sm)
+        self.ptx = target_machine(sm).emit_assembly(ref)
+        self.asm = self.ptx
+        self._module = module
+        self._loaded = None
+
+    def entry(self, name: str, input_types=None, result_types=None):
+        """A callable running function ``name`` on the GPU (see ``runtime.cuda.launcher``)."""
+        func = self._module.lookup(name)
+        program = HostProgram(self._module, func, self.partitions[name], self.errors)
+        from runtime.cuda.launcher import GPUFunction
+        inputs = input_types or list(func.function_type.inputs)
+        results = result_types or list(func.function_type.results)
+        return GPUFunction(self, program, [_dtype(t) for t in inputs],
+                           [_dtype(t) for t in results], [isinstance(t, (T.TensorType,
+                                                                         T.MemRefType))
+                                                          for t in results])
+
+    def functions(self, rt) -> dict:
+        """The loaded kernels ``{name: CUfunction}`` (the module is loaded once)."""
+        if self._loaded is None:
+            self._loaded = rt.load(self.ptx, [k.name for k in self.kernels])
+        return self._loaded
+
+
+def _dtype(t) -> np.dtype:
+    return T.to_dtype(T.element_type(t) if isinstance(t, (T.TensorType, T.MemRefType))
+                      else T.strong(t))
+
+
+def compile_module(module, arch: str | None = None, device: int = 0) -> PTXModule:
+    """Compile a loop-level ``module`` for the GPU (see the package docstring). Raises
+    NotImplementedError for code the CUDA back end does not support (prints, buffer
+    allocation inside kernels, calls)."""
+    return PTXModule(module, resolve_arch(arch), device)
+
+
+__all__ = ["CudaTarget", "PTXModule", "compile_module"]

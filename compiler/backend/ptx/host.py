@@ -1,0 +1,163 @@
+"""The host program: walks the loop-level function in Python, launching its kernels in
+order through ``runtime.cuda`` and evaluating everything else (scalars, buffer allocation,
+checks, control flow around kernels) on the host.
+
+Scalars follow the loop-level interpreter's representation (``compiler/ir/interpreter.py``:
+Python ints holding signed values, NumPy floats); memrefs are ``runtime.cuda.DeviceArray`` s.
+Reading back a reduction or serial kernel's results synchronizes the stream; parallel
+kernels are queued without waiting.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from ... import types as T
+from ...ir.interpreter import Interpreter, storage_dtype
+from . import reduce as R
+
+THREADS = 256
+MAX_REDUCE_BLOCKS = 1024
+
+
+def _trip(lb: int, ub: int, step: int) -> int:
+    return max(0, -((lb - ub) // step))
+
+
+def _host_scalar(t: T.Type, x):
+    if isinstance(t, T.FloatType):
+        return storage_dtype(t).type(x)
+    return int(x)
+
+
+class HostProgram:
+    """Runs one loop-level function: ``run(args)`` takes DeviceArrays and scalars in the
+    interpreter's representation and returns the function's results."""
+
+    def __init__(self, module, func, partition, errors: list):
+        self.func = func
+        self.part = partition
+        self.errors = errors
+        self._interp = Interpreter(module)
+
+    def run(self, rt, functions: dict, args: list) -> list:
+        self.rt, self.functions = rt, functions
+        self.status = rt.zeros(40)
+        try:
+            return self._block(self.func.body, args, {})
+        finally:
+            self.status.free()
+
+    def _block(self, block, args, env) -> list:
+        for a, v in zip(block.args, args, strict=True):
+            env[a] = v
+        for op in block.ops:
+            if op.name in ("scf.yield", "scf.condition", "func.return"):
+                return [env[v] for v in op.operands]
+            if op in self.part.provided:
+                continue
+            k = self.part.kernels.get(op)
+            res = self._launch(k, op, env) if k is not None else self._op(op, env)
+            for r, v in zip(op.results, res, strict=True):
+                env[r] = v
+        return []
+
+    def _op(self, op, env) -> list:
+        name = op.name
+        xs = [env[v] for v in op.operands]
+        if name == "memref.alloc":
+            t = op.result.type
+            dyn = iter(xs)
+            shape = tuple(d if d is not None else next(dyn) for d in t.shape)
+            return [self.rt.empty(shape, storage_dtype(t.element))]
+        if name == "memref.dealloc":
+            xs[0].free()
+            return []
+        if name == "memref.dim":
+            return [xs[0].shape[xs[1]]]
+        if name == "scf.if" and op.regions:
+            region = op.regions[0] if xs[0] else op.regions[1]
+            return self._block(region.blocks[0], [], env) if region.blocks else []
+        if name == "scf.for" and any(o in self.part.kernels for o in _all(op)):
+            lb, ub, step, *carried = xs
+            i = lb
+            while i < ub:
+                carried = self._block(op.body, [i, *carried], env)
+                i += step
+            return carried
+        if name == "scf.while" and any(o in self.part.kernels for o in _all(op)):
+            carried = xs
+            while True:
+                cond, *fwd = self._block(op.regions[0].blocks[0], carried, env)
+                if not cond:
+                    return fwd
+                carried = self._block(op.regions[1].blocks[0], fwd, env)
+        return self._interp._op(op, env)
+
+    def _param_values(self, k, env) -> list:
+        out = []
+        for v in k.params:
+            x = env[v]
+            if isinstance(v.type, T.MemRefType):
+                out.append(x)
+            else:
+                out.append((storage_dtype(v.type if v.type != T.i1 else T.i8).type(x)))
+        return out
+
+    def _launch(self, k, op, env) -> list:
+        fn = self.functions[k.name]
+        params = self._param_values(k, env)
+        if k.kind == "parallel":
+            total = 1
+            for lb, ub, step in k.dims:
+                total *= _trip(env[lb], env[ub], env[step])
+            if total:
+                blocks = min(-(-total // THREADS), self.rt.max_blocks())
+                self.rt.launch(fn, blocks, THREADS, params, self.status)
+            self._check(k)
+            return [env[v] for v in op.iter_inits]
+        if k.kind == "serial":
+            raw = self._run_with_out(fn, 1, 1, params, len(k.outputs))
+            self._check(k)
+            return [self._decode(raw[i], v.type) for i, v in enumerate(k.outputs)]
+        lb, ub, step = (env[v] for v in op.operands[:3])
+        blocks = max(1, min(-(-_trip(lb, ub, step) // THREADS), MAX_REDUCE_BLOCKS))
+        raw = self._run_with_out(fn, blocks, THREADS, params, blocks * len(k.outputs))
+        self._check(k)
+        raw = raw.reshape(blocks, len(k.outputs), 8)
+        for g, (v, comb, init) in enumerate(zip(k.outputs, k.combiners, k.inits, strict=True)):
+            dt = storage_dtype(v.type)
+            parts = raw[:, g, :dt.itemsize].copy().view(dt).reshape(-1)
+            start = 0 if init is None else env[init]
+            env[v] = _host_scalar(v.type, R.combine_host(comb, parts, np.array(start).astype(dt)))
+        return [env[r] if r in env else None for r in op.results]
+
+    def _run_with_out(self, fn, blocks, threads, params, slots) -> np.ndarray:
+        out = self.rt.zeros(8 * slots)
+        try:
+            self.rt.launch(fn, blocks, threads, params, self.status, out)
+            return out.read().view(np.uint8).reshape(slots, 8)
+        finally:
+            out.free()
+
+    @staticmethod
+    def _decode(raw: np.ndarray, t: T.Type):
+        dt = storage_dtype(t if t != T.i1 else T.i8)
+        return _host_scalar(t, raw[:dt.itemsize].copy().view(dt)[0])
+
+    def _check(self, k) -> None:
+        if not k.has_checks:
+            return
+        block = self.status.read().view(np.uint8)
+        code = int(block[:4].view(np.int32)[0])
+        if code:
+            kind, message, _ = self.errors[code - 1]
+            params = [int(p) for p in block[8:40].view(np.int64)]
+            raise getattr(builtins, kind)(message.format(*params))
+
+
+def _all(op):
+    from .partition import nested
+    return nested(op)

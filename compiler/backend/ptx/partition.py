@@ -1,0 +1,178 @@
+"""Splitting a loop-level function into kernels and a host program.
+
+Walking the function body in order, each top-level op is
+
+- host work: scalar ops, ``memref.alloc``/``dealloc``/``dim``, ``grafo.check``, and control
+  flow (``scf.for``/``if``/``while``) around kernels, which the host program walks
+  (``host.py``);
+- a ``parallel`` kernel: an ``scf.for`` marked ``grafo.parallel``, or one whose iterations
+  are independent (no carried values but buffers passed through unchanged; no buffer both
+  stored and loaded; every store's indices depend on the loop variable), with the perfectly
+  nested parallel loops below it flattened into one iteration space;
+- a ``reduce`` kernel: an ``scf.for`` whose carried values are reductions (``reduce.py``);
+- a ``serial`` kernel (one thread): any other op that reads or writes memory.
+"""
+
+from __future__ import annotations
+
+from ... import types as T
+from . import reduce as R
+from .kernels import Kernel
+
+MEMORY = ("memref.load", "memref.store")
+NOT_IN_KERNELS = ("memref.alloc", "memref.dealloc", "grafo.print", "func.call")
+CONTROL = ("scf.for", "scf.if", "scf.while")
+
+
+def nested(op):
+    """Every op nested in ``op``'s regions, in order."""
+    for r in op.regions:
+        for blk in r.blocks:
+            for o in blk.ops:
+                yield o
+                yield from nested(o)
+
+
+def _passthrough(loop) -> bool:
+    term = loop.body.ops[-1]
+    return all(isinstance(a.type, T.MemRefType) and y is a
+               for a, y in zip(loop.body.args[1:], term.operands, strict=True))
+
+
+def _depends(v, iv, seen) -> bool:
+    if v is iv:
+        return True
+    op = v.owner_op()
+    if op is None or op in seen:
+        return False
+    seen.add(op)
+    return any(_depends(x, iv, seen) for x in op.operands)
+
+
+def is_parallel(loop) -> bool:
+    """Whether the iterations of ``loop`` (an ``scf.for``) may run in any order at once."""
+    if loop.name != "scf.for" or not _passthrough(loop):
+        return False
+    inner = list(nested(loop))
+    if any(o.name in NOT_IN_KERNELS for o in inner):
+        return False
+    if "grafo.parallel" in loop.attributes:
+        return True
+    alias = dict(zip(loop.body.args[1:], loop.iter_inits, strict=True))
+    iv = loop.body.args[0]
+    stored, loaded = set(), set()
+    for o in inner:
+        if o.name == "memref.store":
+            stored.add(alias.get(o.operands[1], o.operands[1]))
+            if not any(_depends(i, iv, set()) for i in o.operands[2:]):
+                return False
+        elif o.name == "memref.load":
+            loaded.add(alias.get(o.operands[0], o.operands[0]))
+    return bool(stored) and not stored & loaded
+
+
+def _chain(loop) -> list:
+    """``loop`` and the perfectly nested parallel loops below it whose bounds are defined
+    outside the nest."""
+    chain = [loop]
+    while True:
+        body = chain[-1].body.ops
+        if len(body) != 2 or body[0].name != "scf.for" or not is_parallel(body[0]):
+            return chain
+        inner = body[0]
+        if list(inner.results) and any(r.uses for r in inner.results):
+            return chain
+        defined = {a for c in chain for a in c.body.args}
+        if any(v in defined for v in inner.operands[:3]):
+            return chain
+        chain.append(inner)
+
+
+def free_values(op) -> list:
+    """Values used in ``op`` (its operands included) but defined outside it, in order."""
+    ops = [op, *nested(op)]
+    inside = set()
+    for o in ops:
+        inside.update(o.results)
+        for r in o.regions:
+            for blk in r.blocks:
+                inside.update(blk.args)
+    free = []
+    for o in ops:
+        for v in o.operands:
+            if v not in inside and v not in free:
+                free.append(v)
+    return free
+
+
+def _is_constant(v) -> bool:
+    op = v.owner_op()
+    return op is not None and op.name == "arith.constant"
+
+
+class Partition:
+    """The kernels of one function: ``kernels`` maps each top-level op that runs on the GPU
+    to its ``Kernel``; ``provided`` holds host ops whose results a kernel computes."""
+
+    def __init__(self, func):
+        self.func = func
+        self.kernels: dict = {}
+        self.provided: set = set()
+        self.plans: list = []   # (kernel, constants, extra) in creation order
+        self._block(func.body)
+
+    def _new(self, kind: str, op, **kw) -> Kernel:
+        free = free_values(op)
+        k = Kernel(f"{self.func.sym_name}_k{len(self.kernels)}", kind, op,
+                   [v for v in free if not _is_constant(v)], **kw)
+        k.has_checks = any(o.name == "grafo.check" for o in nested(op)) or op.name == \
+            "grafo.check"
+        self.kernels[op] = k
+        constants = [v.owner_op() for v in free if _is_constant(v)]
+        return k, constants
+
+    def _block(self, block) -> None:
+        for op in block.ops:
+            self._op(op)
+
+    def _op(self, op) -> None:
+        if op.name == "grafo.print":
+            raise NotImplementedError(f"{op.loc}: print is not supported by the CUDA back end")
+        if op.name == "func.call":
+            raise NotImplementedError(f"{op.loc}: calls between compiled functions are not "
+                                      f"supported by the CUDA back end")
+        inner = list(nested(op))
+        if op.name == "scf.for" and is_parallel(op):
+            loops = _chain(op)
+            k, consts = self._new("parallel", op, dims=[tuple(lp.operands[:3]) for lp in loops])
+            self.plans.append((k, consts, loops))
+            return
+        if op.name not in CONTROL:
+            if op.name in MEMORY:
+                self._serial(op)
+            return
+        host_control = any(o.name in NOT_IN_KERNELS or (o.name == "scf.for" and is_parallel(o))
+                           for o in inner) or any(isinstance(r.type, T.MemRefType)
+                                                  for r in op.results)
+        if not host_control and op.name == "scf.for":
+            groups = R.groups(op)
+            if groups is not None and any(o.name in MEMORY for o in inner):
+                k, consts = self._new("reduce", op, outputs=[g.output for g in groups],
+                                      combiners=[g.combiner for g in groups],
+                                      inits=[op.iter_inits[g.iter_indices[0]]
+                                             if len(g.iter_indices) == 1 else None
+                                             for g in groups])
+                self.provided.update(g.output.owner_op() for g in groups
+                                     if len(g.iter_indices) == 2)
+                self.plans.append((k, consts, groups))
+                return
+        if host_control:
+            for r in op.regions:
+                for blk in r.blocks:
+                    self._block(blk)
+        elif any(o.name in MEMORY for o in inner):
+            self._serial(op)
+
+    def _serial(self, op) -> None:
+        k, consts = self._new("serial", op, outputs=list(op.results))
+        self.plans.append((k, consts, None))

@@ -1,0 +1,203 @@
+"""Reductions on the GPU: recognizing reduction loops, block reductions, host combination.
+
+A loop-level ``scf.for`` whose iteration values are all scalars is a reduction when each
+value is a *group*:
+
+- a monoid: the iteration value's only use is ``combine(acc, x)`` (``arith.addf``,
+  ``arith.maximumf``, ``arith.ori`` ...), directly or as the initial value of a nested loop
+  whose value is again such a monoid, and the yielded value is that combination;
+- a compensated sum: two float iteration values starting at 0.0 whose only use after the
+  loop is ``arith.subf(total, compensation)`` (the lowering's blocked Kahan sums).
+
+Each thread starts from the identity, so the loop's initial values are combined on the host
+with the partials (``combine_host``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from llvmlite import ir
+
+from ..llvm.types import I1, I32, I64
+
+COMBINERS = ("arith.addf", "arith.addi", "arith.mulf", "arith.muli", "arith.maximumf",
+             "arith.minimumf", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
+             "arith.ori", "arith.andi", "arith.xori")
+WARP = 32
+MAX_WARPS = 32
+
+
+@dataclass
+class Group:
+    """A reduction result: the combining op, the loop's iteration value indices it uses (one,
+    or total and compensation) and the IR value the host receives."""
+
+    combiner: str
+    iter_indices: tuple
+    output: object
+
+
+def _monoid(acc, yielded) -> str | None:
+    """The combining op when ``acc`` (a loop's iteration argument) is a monoid accumulator
+    whose next value is ``yielded``."""
+    uses = list(acc.uses)
+    if len(uses) != 1:
+        return None
+    user = uses[0].owner
+    if user.name in COMBINERS and len(user.operands) == 2:
+        return user.name if user.results[0] is yielded else None
+    if user.name == "scf.for" and uses[0].index >= 3:
+        i = uses[0].index - 3
+        inner = _monoid(user.body.args[1 + i], user.body.ops[-1].operands[i])
+        return inner if inner and user.results[i] is yielded else None
+    return None
+
+
+def _is_zero(v) -> bool:
+    op = v.owner_op()
+    return op is not None and op.name == "arith.constant" and op.attr("value") == 0
+
+
+def groups(loop) -> list | None:
+    """The reduction groups of ``loop`` (an ``scf.for``), or None when it is not a reduction."""
+    inits = list(loop.iter_inits)
+    if not inits or any(not _scalar(r.type) for r in loop.results):
+        return None
+    yielded = loop.body.ops[-1].operands
+    out, seen = [], set()
+    for i, r in enumerate(loop.results):
+        if i in seen:
+            continue
+        kind = _monoid(loop.body.args[1 + i], yielded[i])
+        if kind is not None:
+            out.append(Group(kind, (i,), r))
+            continue
+        users = [u.owner for u in r.uses]
+        if len(users) != 1 or users[0].name != "arith.subf":
+            return None
+        sub = users[0]
+        a, c = sub.operands
+        if a is not r or c.owner_op() is not loop or len(list(c.uses)) != 1:
+            return None
+        j = loop.results.index(c)
+        if not (_is_zero(inits[i]) and _is_zero(inits[j])):
+            return None
+        seen.add(j)
+        out.append(Group("arith.addf", (i, j), sub.results[0]))
+    return out if len(seen) + len(out) == len(inits) else None
+
+
+def _scalar(t) -> bool:
+    from ... import types as T
+    return not isinstance(t, (T.MemRefType, T.TensorType))
+
+
+def identity(combiner: str, ty: ir.Type) -> ir.Constant:
+    """The identity of ``combiner`` in LLVM type ``ty``."""
+    kind = combiner.split(".")[1]
+    if isinstance(ty, (ir.FloatType, ir.DoubleType)):
+        value = {"addf": 0.0, "mulf": 1.0, "maximumf": float("-inf"),
+                 "minimumf": float("inf")}[kind]
+        return ir.Constant(ty, value)
+    w = ty.width
+    value = {"addi": 0, "muli": 1, "ori": 0, "xori": 0, "andi": -1, "maxui": 0, "minui": -1,
+             "maxsi": -(1 << (w - 1)), "minsi": (1 << (w - 1)) - 1}[kind]
+    return ir.Constant(ty, value & ((1 << w) - 1))
+
+
+def combine(b: ir.IRBuilder, mod, combiner: str, x, y):
+    """``combiner(x, y)`` in LLVM IR."""
+    kind = combiner.split(".")[1]
+    simple = {"addf": b.fadd, "mulf": b.fmul, "addi": b.add, "muli": b.mul, "ori": b.or_,
+              "andi": b.and_, "xori": b.xor}
+    if kind in simple:
+        return simple[kind](x, y)
+    if kind in ("maximumf", "minimumf"):
+        return b.call(mod.intrinsic(kind[:7], x.type, 2), [x, y])
+    cmp = b.icmp_signed if kind[-1] == "i" and kind[-2] == "s" else b.icmp_unsigned
+    return b.select(cmp(">" if kind.startswith("max") else "<", x, y), x, y)
+
+
+def _shuffle(ke, v, offset: int):
+    """``v`` of the lane ``lane ^ offset`` (any scalar type up to 64 bits)."""
+    b, mod = ke.b, ke.mod
+    fn = mod.external("llvm.nvvm.shfl.sync.bfly.i32", I32, [I32, I32, I32, I32])
+
+    def shfl32(x):
+        return b.call(fn, [ir.Constant(I32, -1), x, ir.Constant(I32, offset),
+                           ir.Constant(I32, WARP - 1)])
+    t = v.type
+    bits = 32 if isinstance(t, ir.FloatType) else 64 if isinstance(t, ir.DoubleType) else t.width
+    as_int = b.bitcast(v, ir.IntType(bits)) if bits in (32, 64) and not isinstance(
+        t, ir.IntType) else v
+    if bits == 64:
+        lo = shfl32(b.trunc(as_int, I32))
+        hi = shfl32(b.trunc(b.lshr(as_int, ir.Constant(I64, 32)), I32))
+        r = b.or_(b.zext(lo, I64), b.shl(b.zext(hi, I64), ir.Constant(I64, 32)))
+    elif bits == 32:
+        r = shfl32(as_int)
+    else:
+        r = b.trunc(shfl32(b.zext(as_int, I32)), t)
+    return b.bitcast(r, t) if r.type != t else r
+
+
+def warp_reduce(ke, v, combiner: str):
+    """``v`` combined over the 32 lanes of the warp (every lane gets the result)."""
+    offset = WARP // 2
+    while offset:
+        v = combine(ke.b, ke.mod, combiner, v, _shuffle(ke, v, offset))
+        offset //= 2
+    return v
+
+
+def block_reduce(ke, v, combiner: str, smem_name: str, slot: int, slots: int) -> None:
+    """Combine ``v`` over the block; thread 0 stores it to ``out[ctaid.x * slots + slot]``."""
+    b, mod = ke.b, ke.mod
+    ty = v.type
+    store_ty = ir.IntType(8) if ty == I1 else ty
+    smem = mod.shared_array(smem_name, store_ty, MAX_WARPS)
+    tid, bid = mod.sreg(b, "tid.x"), mod.sreg(b, "ctaid.x")
+    nwarps = b.udiv(b.add(mod.sreg(b, "ntid.x"), ir.Constant(I64, WARP - 1)),
+                    ir.Constant(I64, WARP))
+    lane, warp = b.urem(tid, ir.Constant(I64, WARP)), b.udiv(tid, ir.Constant(I64, WARP))
+    barrier = mod.external("llvm.nvvm.barrier0", ir.VoidType(), [])
+    v = warp_reduce(ke, v, combiner)
+
+    def at(i):
+        slot = b.gep(smem, [ir.Constant(I64, 0), i], source_etype=smem.value_type)
+        slot.type = ir.PointerType(addrspace=3)   # opaque, as llvmlite types geps
+        return slot
+    with b.if_then(b.icmp_unsigned("==", lane, ir.Constant(I64, 0))):
+        b.store(b.zext(v, store_ty) if ty == I1 else v, at(warp))
+    b.call(barrier, [])
+    with b.if_then(b.icmp_unsigned("==", warp, ir.Constant(I64, 0))):
+        x = b.load(at(lane), typ=store_ty)
+        x = b.trunc(x, ty) if ty == I1 else x
+        x = b.select(b.icmp_unsigned("<", lane, nwarps), x, identity(combiner, ty))
+        x = warp_reduce(ke, x, combiner)
+        with b.if_then(b.icmp_unsigned("==", lane, ir.Constant(I64, 0))):
+            pos = b.add(b.mul(bid, ir.Constant(I64, slots)), ir.Constant(I64, slot))
+            dst = b.gep(ke.out, [b.mul(pos, ir.Constant(I64, 8))], source_etype=ir.IntType(8))
+            b.store(b.zext(x, store_ty) if ty == I1 else x, dst)
+    b.call(barrier, [])
+
+
+_HOST = {"addf": np.add, "addi": np.add, "mulf": np.multiply, "muli": np.multiply,
+         "maximumf": np.maximum, "minimumf": np.minimum, "maxsi": np.maximum,
+         "minsi": np.minimum, "maxui": np.maximum, "minui": np.minimum, "ori": np.logical_or,
+         "andi": np.logical_and, "xori": np.bitwise_xor}
+
+
+def combine_host(combiner: str, partials: np.ndarray, init):
+    """The second pass: ``init`` combined with the blocks' ``partials`` (NumPy, pairwise for
+    sums)."""
+    kind = combiner.split(".")[1]
+    if kind.endswith("ui"):
+        partials = partials.view(partials.dtype.str.replace("i", "u"))
+        init = np.array(init).astype(partials.dtype)
+    ufunc = _HOST[kind]
+    with np.errstate(all="ignore"):
+        total = ufunc.reduce(partials) if partials.size else None
+        return init if total is None else ufunc(np.array(init, partials.dtype), total)

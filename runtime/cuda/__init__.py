@@ -1,0 +1,14 @@
+"""GPU runtime over NVIDIA's CUDA driver API (``cuda-python``: ``cuda.bindings.driver`` or
+the older ``cuda.cuda``; the optional extra ``grafo[cuda]``).
+
+The bindings are imported on first use, so ``import runtime`` works without them.
+``available()`` says whether a GPU can be used and ``unavailable_reason()`` why not;
+``get(device)`` returns the ``driver.Runtime`` of a device (context, stream, module loading,
+memory, launches); ``DeviceArray`` is device memory exposing ``__cuda_array_interface__``.
+"""
+
+from .driver import Runtime, available, device_arch, get, unavailable_reason
+from .memory import DeviceArray, to_device
+
+__all__ = ["DeviceArray", "Runtime", "available", "device_arch", "get", "to_device",
+           "unavailable_reason"]

@@ -1,0 +1,170 @@
+"""The CUDA driver: one ``Runtime`` per device (primary context, one stream, loaded modules,
+allocation, copies, launches). Errors raise RuntimeError naming the driver call and code."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import threading
+
+import numpy as np
+
+_lock = threading.Lock()
+_runtimes: dict = {}
+
+
+@functools.cache
+def _bindings():
+    """The driver module of cuda-python, or the ImportError's text."""
+    try:
+        from cuda.bindings import driver
+        return driver
+    except ImportError:
+        pass
+    try:
+        from cuda import cuda as driver
+        return driver
+    except ImportError as e:
+        return f"cuda-python is not installed ({e}); pip install 'grafo[cuda]'"
+
+
+def _call(name: str, *args):
+    drv = _bindings()
+    result = getattr(drv, name)(*args)
+    err, rest = result[0], result[1:]
+    if int(err) != 0:
+        _, text = drv.cuGetErrorString(err)
+        raise RuntimeError(f"CUDA driver: {name} failed: {err!r} "
+                           f"({text.decode() if isinstance(text, bytes) else text})")
+    return rest[0] if len(rest) == 1 else rest
+
+
+@functools.cache
+def unavailable_reason() -> str | None:
+    """Why no GPU can be used (missing bindings, no driver, no device), or None."""
+    drv = _bindings()
+    if isinstance(drv, str):
+        return drv
+    try:
+        _call("cuInit", 0)
+        count = _call("cuDeviceGetCount")
+    except Exception as e:  # noqa: BLE001 - the driver library itself may be missing
+        return f"cuInit failed: {e}"
+    return None if count > 0 else "the CUDA driver reports no device"
+
+
+def available() -> bool:
+    """Whether a CUDA device can be used."""
+    return unavailable_reason() is None
+
+
+def device_arch(device: int = 0) -> str | None:
+    """``sm_XY`` of ``device``, or None without a GPU."""
+    if not available():
+        return None
+    rt = get(device)
+    return f"sm_{rt.attribute('COMPUTE_CAPABILITY_MAJOR')}" \
+           f"{rt.attribute('COMPUTE_CAPABILITY_MINOR')}"
+
+
+def get(device: int = 0) -> "Runtime":
+    """The ``Runtime`` of ``device``. Raises RuntimeError("no CUDA device: ...")."""
+    reason = unavailable_reason()
+    if reason is not None:
+        raise RuntimeError(f"no CUDA device: {reason}")
+    with _lock:
+        if device not in _runtimes:
+            _runtimes[device] = Runtime(device)
+        return _runtimes[device]
+
+
+class Runtime:
+    """A device's primary context and stream."""
+
+    def __init__(self, device: int):
+        drv = _bindings()
+        self.drv = drv
+        self.device = _call("cuDeviceGet", device)
+        self.context = _call("cuDevicePrimaryCtxRetain", self.device)
+        self.activate()
+        self.stream = _call("cuStreamCreate", 0)
+        self._sms = self.attribute("MULTIPROCESSOR_COUNT")
+
+    def activate(self) -> None:
+        """Make this device's context current in the calling thread."""
+        _call("cuCtxSetCurrent", self.context)
+
+    def attribute(self, name: str) -> int:
+        """A ``CU_DEVICE_ATTRIBUTE_<name>`` of the device."""
+        attr = getattr(self.drv.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{name}")
+        return int(_call("cuDeviceGetAttribute", attr, self.device))
+
+    def max_blocks(self) -> int:
+        """Blocks of a grid-stride launch: 32 per multiprocessor."""
+        return 32 * self._sms
+
+    def load(self, ptx: str, names: list) -> dict:
+        """Load PTX (``cuModuleLoadData``); returns ``{kernel name: CUfunction}``."""
+        self.activate()
+        image = ptx.encode() + b"\0"
+        module = _call("cuModuleLoadData", image)
+        return {n: _call("cuModuleGetFunction", module, n.encode()) for n in names}
+
+    def malloc(self, nbytes: int) -> int:
+        self.activate()
+        return int(_call("cuMemAlloc", max(nbytes, 1)))
+
+    def free(self, ptr: int) -> None:
+        _call("cuMemFree", ptr)
+
+    def empty(self, shape, dtype):
+        """An uninitialized C-contiguous ``DeviceArray``."""
+        from .memory import DeviceArray
+        return DeviceArray.empty(self, shape, dtype)
+
+    def zeros(self, nbytes: int):
+        """A zeroed byte ``DeviceArray``."""
+        from .memory import DeviceArray
+        a = DeviceArray.empty(self, (nbytes,), np.uint8)
+        _call("cuMemsetD8Async", a.ptr, 0, max(nbytes, 1), self.stream)
+        return a
+
+    def copy_in(self, ptr: int, host: np.ndarray) -> None:
+        _call("cuMemcpyHtoDAsync", ptr, host.ctypes.data, host.nbytes, self.stream)
+        self.synchronize()   # the host array may be released by the caller
+
+    def copy_out(self, host: np.ndarray, ptr: int) -> None:
+        _call("cuMemcpyDtoHAsync", host.ctypes.data, ptr, host.nbytes, self.stream)
+        self.synchronize()
+
+    def synchronize(self) -> None:
+        _call("cuStreamSynchronize", self.stream)
+
+    def launch(self, fn, blocks: int, threads: int, params: list, status, out=None) -> None:
+        """Queue ``fn`` on the stream with ``params`` (DeviceArrays expand to their
+        descriptor fields, NumPy scalars pass by value), then ``status`` and ``out``."""
+        cvals = []
+        for p in params:
+            if hasattr(p, "descriptor_fields"):
+                cvals += [ctypes.c_uint64(p.ptr), ctypes.c_int64(0)]
+                cvals += [ctypes.c_int64(s) for s in (*p.shape, *p.element_strides)]
+            else:
+                cvals.append(_ctype(p))
+        cvals.append(ctypes.c_uint64(status.ptr))
+        if out is not None:
+            cvals.append(ctypes.c_uint64(out.ptr))
+        argv = (ctypes.c_void_p * len(cvals))(*[ctypes.addressof(c) for c in cvals])
+        self.activate()
+        _call("cuLaunchKernel", fn, blocks, 1, 1, threads, 1, 1, 0, self.stream,
+              ctypes.addressof(argv), 0)
+
+
+_CTYPES = {"f4": ctypes.c_float, "f8": ctypes.c_double, "i1": ctypes.c_int8,
+           "i2": ctypes.c_int16, "i4": ctypes.c_int32, "i8": ctypes.c_int64,
+           "u1": ctypes.c_uint8, "u2": ctypes.c_uint16, "u4": ctypes.c_uint32,
+           "u8": ctypes.c_uint64, "b1": ctypes.c_int8}
+
+
+def _ctype(x):
+    x = np.asarray(x)
+    return _CTYPES[x.dtype.str[1:]](x.item())
