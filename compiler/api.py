@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import operator
+import sys
 import threading
 import warnings
 import weakref
@@ -18,12 +19,14 @@ import weakref
 import numpy as np
 
 from runtime import fastcall
+from runtime.abi import subclass_error
 from runtime.parallel import get_num_threads, set_num_threads  # noqa: F401 (re-exported)
 
 from . import types as T
 from .errors import CompileError
 from .frontend import Constant
 from .frontend.variables import find_variables
+from .ir.core import Location
 from .pipeline import compile_function
 from .signature import TensorSpec, to_specs, type_text
 
@@ -87,6 +90,8 @@ RETRACE_WARNING = 5  # consecutive compiling calls after which a Function warns 
 
 def _arg_spec(value):
     """The specialization key part and the IR argument type/constant for one argument."""
+    if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
+        raise subclass_error(value)
     if isinstance(value, (np.ndarray, np.generic)):
         try:
             el = T.from_dtype(value.dtype)
@@ -103,6 +108,56 @@ def _arg_spec(value):
 
 
 _NDARRAY, _GENERIC = np.ndarray, np.generic
+_alias_warned: weakref.WeakSet = weakref.WeakSet()   # functions warned about shared memory
+
+
+def _written_parameters(compiled, count: int) -> list:
+    """Positions (among the ``count`` run-time arguments) of the array parameters whose
+    elements the function writes (``np.write_back`` in its IR)."""
+    module = compiled.modules.get("optimized")
+    if module is None:
+        text = compiled.stages.get("optimized", "")
+        if "np.write_back" not in text:
+            return []
+        from .ir.parser import parse
+        module = parse(text)
+    params, written = {}, set()
+    for op in module.walk():
+        if op.name == "func.func":
+            params = {id(a): k for k, a in enumerate(op.body.args)}
+        elif op.name == "np.write_back" and id(op.operands[0]) in params:
+            written.add(params[id(op.operands[0])])
+    return sorted(k for k in written if k < count)
+
+
+def _reject_variadic(fn, sig: inspect.Signature) -> None:
+    """CompileError (at the ``def`` line) for a function with ``*args`` or ``**kwargs``."""
+    for p in sig.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            stars = "*" if p.kind is p.VAR_POSITIONAL else "**"
+            code = fn.__code__
+            raise CompileError(f"'{fn.__name__}' takes {stars}{p.name}: variadic parameters are "
+                               f"not supported", Location(code.co_filename, code.co_firstlineno, 1),
+                               "compile a function with a fixed list of parameters")
+
+
+def _compiled(fn, args, pipeline, backend=None):
+    """``compile_function``; a CompileError leaves here without the compiler's frames in its
+    traceback (its message points at the user's source)."""
+    try:
+        return compile_function(fn, args, pipeline, backend)
+    except CompileError as e:
+        raise e.with_traceback(None) from None
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` of the first frame outside grafo, for a warning issued by the
+    caller of this function."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] in (
+            "compiler", "runtime"):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _dispatch_key(args) -> tuple:
@@ -147,6 +202,36 @@ class ConcreteFunction:
         if self.variables:
             native, variables = compiled.callable, self.variables
             self._call = lambda *a: native(*a, *[v._value for v in variables])
+        written = _written_parameters(compiled, len(self._runtime_positions))
+        if written:
+            self._call = self._alias_checked(self._call, written)
+
+    def _alias_checked(self, native, written: list):
+        """``native`` behind a check for a written array parameter that shares memory with
+        another array argument (``f(a, a)``): compiled code may read such an argument
+        before the writes, so that call runs the Python function (NumPy's semantics)."""
+        arrays = [k for k, i in enumerate(self._runtime_positions)
+                  if isinstance(self._args[i], T.TensorType)]
+        pairs = [(w, k) for w in written for k in arrays if k != w]
+
+        def call(*args):
+            for w, k in pairs:
+                if len(args) > max(w, k) and np.may_share_memory(args[w], args[k]):
+                    return self._run_aliased(args, w, k)
+            return native(*args)
+        return call
+
+    def _run_aliased(self, args, w: int, k: int):
+        names = self.arg_names
+        if self.python_function not in _alias_warned:
+            _alias_warned.add(self.python_function)
+            warnings.warn(f"{self.name}: arguments {names[w]!r} and {names[k]!r} share memory "
+                          f"and {names[w]!r} is written: this call ran as Python (pass a copy "
+                          f"to run compiled code)", RuntimeWarning, stacklevel=_caller_stacklevel())
+        values = [a.value if isinstance(a, Constant) else None for a in self._args]
+        for i, a in zip(self._runtime_positions, args, strict=True):
+            values[i] = a
+        return self.python_function(*values)
 
     @property
     def name(self) -> str:
@@ -275,6 +360,7 @@ class Function:
     def _bind(self, args, kwargs) -> list:
         if not kwargs and len(args) == len(self._params):
             return list(args)
+        _reject_variadic(self.python_function, self._sig)
         bound = self._sig.bind(*args, **kwargs)
         bound.apply_defaults()
         return list(bound.arguments.values())
@@ -288,7 +374,7 @@ class Function:
         backend = _cuda_backend(self._target or current_device())
         if backend is not None:
             self._tracing_count += 1
-            compiled = compile_function(self.python_function, args, self._pipeline, backend)
+            compiled = _compiled(self.python_function, args, self._pipeline, backend)
             return ConcreteFunction(self.python_function, self._params, args, compiled)
         if self._disk_cache:
             from .cache import load_or_compile
@@ -297,7 +383,7 @@ class Function:
 
     def _compile(self, args) -> ConcreteFunction:
         self._tracing_count += 1
-        compiled = compile_function(self.python_function, args, self._pipeline)
+        compiled = _compiled(self.python_function, args, self._pipeline)
         return ConcreteFunction(self.python_function, self._params, args, compiled)
 
     def __getstate__(self) -> dict:
@@ -424,7 +510,10 @@ class Function:
                 pass
             else:
                 return call(*args)
-        return self._call_general(args, kwargs)
+        try:
+            return self._call_general(args, kwargs)
+        except CompileError as e:   # the user's call and the message, not grafo's frames
+            raise e.with_traceback(None) from None
 
     def _call_general(self, args, kwargs):
         if _eager:
@@ -522,7 +611,10 @@ class _Miss:
         self._function, self._reference = function, reference
 
     def __call__(self, *args, **kwargs):
-        return self._function._call_general(args, kwargs)
+        try:
+            return self._function._call_general(args, kwargs)
+        except CompileError as e:   # the user's call and the message, not grafo's frames
+            raise e.with_traceback(None) from None
 
     def _error(self, code: int, params: list):
         return self._reference._error(code, params)
@@ -573,7 +665,7 @@ def compile(fn, signature, pipeline=None, target=None,  # noqa: A001
     if cuda is None and not target.is_host:
         from .aot.cross import cross_compile
         backend = cross_compile(target)
-    cf = ConcreteFunction(fn, params, args, compile_function(fn, args, pipeline, backend))
+    cf = ConcreteFunction(fn, params, args, _compiled(fn, args, pipeline, backend))
     if timing:
         import sys
 

@@ -10,9 +10,14 @@ Every error a user can cause at compile time is a ``CompileError`` whose message
 
 from __future__ import annotations
 
+import builtins
+import functools
 import linecache
 
 from .ir.core import Location
+
+# The message of an OverflowError on grafo's 64-bit Python ints (compile or run time).
+PY_INT_OVERFLOW = "Python int too large for grafo's 64-bit Python ints: "
 
 
 def source_excerpt(loc: Location) -> str:
@@ -49,3 +54,32 @@ class CompileError(Exception):
         self.loc = loc
         self.hint = hint
         super().__init__(format_at(loc, reason, hint))
+
+
+def compile_error_class(kind: type[BaseException]) -> type[CompileError]:
+    """``CompileError`` that is also ``kind``'s nearest built-in exception class, for errors
+    NumPy would raise at run time (``CompileValueError`` is a ``ValueError``), so code written
+    as ``except ValueError:`` catches the compile-time report too. The classes are cached in
+    this module (they pickle by name)."""
+    base = next((c for c in kind.__mro__ if getattr(builtins, c.__name__, None) is c), Exception)
+    if base in (Exception, BaseException) or issubclass(base, CompileError):
+        return CompileError
+    return _combined(base)
+
+
+@functools.cache
+def _combined(base: type[BaseException]) -> type[CompileError]:
+    name = "Compile" + base.__name__
+    doc = f"A CompileError that is a {base.__name__}."
+    cls = type(name, (CompileError, base),
+               {"__module__": __name__, "__qualname__": name, "__doc__": doc})
+    globals()[name] = cls
+    return cls
+
+
+def __getattr__(name: str):
+    """``CompileValueError`` & co. on first use (unpickling in a fresh process)."""
+    base = getattr(builtins, name[len("Compile"):], None) if name.startswith("Compile") else None
+    if isinstance(base, type) and issubclass(base, Exception) and base is not Exception:
+        return _combined(base)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

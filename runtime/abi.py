@@ -157,6 +157,15 @@ def raise_status(function: NativeFunction, code: int, *params: int):
     raise function._error(code, list(params))
 
 
+def subclass_error(a) -> TypeError:
+    """The TypeError for an ndarray subclass argument (masked arrays, matrices): compiled code
+    would drop what the subclass adds (a mask, matrix semantics)."""
+    t = type(a)
+    return TypeError(f"{t.__module__}.{t.__qualname__} (an ndarray subclass) is not supported: "
+                     f"compiled code sees only its data; pass np.asarray(x) to compute on "
+                     f"that, or call the Python function")
+
+
 def _where(loc) -> str:
     """``File "k.py", line 4, column 9`` and the source line with a caret, if known."""
     if not loc or loc[1] <= 0:
@@ -188,6 +197,8 @@ def _input_converter(i: int, spec, fname: str):
     def convert(a):
         if not isinstance(a, np.ndarray) or a.dtype != dtype or a.ndim != rank:
             raise mismatch(a)
+        if type(a) is not np.ndarray:
+            raise subclass_error(a)
         dims = a.shape
         for k, d in static:
             if dims[k] != d:

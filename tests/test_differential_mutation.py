@@ -128,6 +128,12 @@ def recursion_on_shape(a):
     return a[0] + recursion_on_shape(a[1:])
 
 
+def view_written_twice(m):
+    row = m[1]
+    row[0] = 42
+    row[1] += 1
+
+
 def transpose_assign_overlapping(m):
     m.T[...] = m
     return m
@@ -175,7 +181,7 @@ CASES = [
     (int_array_setitem_casts, I64), (lambda_and_default, F), (recursion_on_shape, F[:4]),
     (transpose_assign_overlapping, np.arange(9.0).reshape(3, 3)),
     (transpose_view_write, np.arange(9.0).reshape(3, 3)), (swapaxes_row_write, M),
-    (copies_are_independent, M), (local_reshape_view_write, F),
+    (copies_are_independent, M), (local_reshape_view_write, F), (view_written_twice, M),
 ]
 
 
@@ -213,3 +219,28 @@ def broadcast_write(a):
 def test_writes_through_views_that_cannot_be_propagated_are_errors(fn, message):
     with pytest.raises(compiler.CompileError, match=message):
         compiler.function(fn)(F.copy())
+
+
+def store_nan(x):
+    x[0] = np.nan
+
+
+def store_negative_float(x, flag):
+    if flag:
+        x[1:] = -1.7
+    return x
+
+
+@pytest.mark.parametrize("fn, dtype, error, message", [
+    (store_nan, np.int32, ValueError, "cannot convert float NaN to integer"),
+    (store_nan, np.uint8, ValueError, "cannot convert float NaN to integer"),
+    (store_negative_float, np.uint8, OverflowError, "Python integer -1 out of bounds for uint8"),
+    (store_negative_float, np.uint64, OverflowError, "out of bounds for uint64")])
+def test_python_float_stored_into_integer_array_converts_like_int(fn, dtype, error, message):
+    args = (np.arange(3, dtype=dtype),) + ((True,) if fn is store_negative_float else ())
+    with pytest.raises(error, match=message) as info:
+        compiler.function(fn)(*args)
+    assert not isinstance(info.value, compiler.CompileError)
+    if fn is store_negative_float:
+        run_both(fn, np.arange(3, dtype=dtype), False)
+        run_both(fn, np.arange(3, dtype=np.int16), True)

@@ -5,13 +5,16 @@ NumPy's dtype and shape rules (checked against NumPy in tests/test_frontend_nump
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy as np
 
 from .. import types as T
 from ..dialects import np as npd
+from ..dialects.grafo import CheckOp
+from ..ir.attributes import StringAttr
 from ..ir.core import Value
-from .ops import apply_ufunc, cast, dim, materialize, product, value_type
+from .ops import apply_ufunc, cast, check, dim, materialize, product, raise_at_runtime, value_type
 from .values import Constant, TupleValue
 
 # argument helpers ---------------------------------------------------------------------------
@@ -109,8 +112,10 @@ def reduce(cx, kind: str, x, axis=None, keepdims=None, dtype=None):
     else:
         acc = el
     x = cast(cx, x, acc)
-    if rank == 0:
-        return x
+    if rank == 0:  # NumPy returns a scalar, keepdims or not
+        if not isinstance(x.type, T.TensorType):
+            return x
+        return cx.emit(npd.SubscriptOp, [x], {"spec": (), "bounds": ()})
     keep = bool_of(cx, keepdims, "keepdims") if not is_none(keepdims) else False
     return cx.emit(npd.ReduceOp, [x], {"kind": kind, "axes": axes, "keepdims": keep})
 
@@ -184,11 +189,9 @@ def reshape(cx, x, shape):
     x = materialize(cx, x)
     in_shape = T.shape_of(x.type)
     dims = [size_value(cx, d, "a reshape size") for d in items_of(cx, shape, "shape")]
-    unknown = [i for i, d in enumerate(dims) if isinstance(d, Constant) and d.value == -1]
+    unknown = [i for i, d in enumerate(dims) if isinstance(d, Constant) and d.value < 0]
     if len(unknown) > 1:
         cx.fail("can only specify one unknown dimension")
-    if any(isinstance(d, Constant) and d.value < -1 for d in dims):
-        cx.fail("negative dimensions not allowed")
     total = product(cx, [dim(cx, x, k) for k in range(len(in_shape))])
     if unknown:
         known = product(cx, [d for i, d in enumerate(dims) if i != unknown[0]])
@@ -197,19 +200,41 @@ def reshape(cx, x, shape):
                 _cannot_reshape(cx, total.value, dims)
             dims[unknown[0]] = Constant(total.value // known.value)
         else:
+            _check_unknown_dim(cx, total, known, dims, unknown[0])
             dims[unknown[0]] = apply_ufunc(cx, np.floor_divide, [total, known],
                                            operator.floordiv)
     if isinstance(total, Constant) and all(isinstance(d, Constant) for d in dims):
         if total.value != int(np.prod([d.value for d in dims])):
             _cannot_reshape(cx, total.value, dims)
     static = tuple(d.value if isinstance(d, Constant) else None for d in dims)
-    result = npd.array_type(static, T.element_type(x.type))
+    result = T.TensorType(static, T.element_type(x.type))
     return cx.emit(npd.ReshapeOp, [x, *[d for d in dims if isinstance(d, Value)]],
                    types=[result])
 
 
+def _check_unknown_dim(cx, total, known, dims, unknown: int) -> None:
+    """NumPy's ValueErrors, at run time, for a reshape with a -1 and run-time sizes."""
+    runtime = [d for d in dims if isinstance(d, Value)]
+    for d in runtime:
+        check(cx, apply_ufunc(cx, np.greater_equal, [d, Constant(0)], operator.ge),
+              "ValueError", "can only specify one unknown dimension")
+    nonzero = apply_ufunc(cx, np.not_equal, [known, Constant(0)], operator.ne)
+    divisor = apply_ufunc(cx, np.maximum, [known, Constant(1)], max)
+    rest = apply_ufunc(cx, np.remainder, [total, divisor], operator.mod)
+    ok = apply_ufunc(cx, np.logical_and,
+                     [nonzero, apply_ufunc(cx, np.equal, [rest, Constant(0)], operator.eq)])
+    it = iter(range(1, len(runtime) + 1))
+    text = ",".join("newaxis" if i == unknown else str(d.value) if isinstance(d, Constant)
+                    else f"{{{next(it)}}}" for i, d in enumerate(dims))
+    params = [cast(cx, v, T.i64) for v in (total, *runtime)]
+    cx.emit_op(CheckOp, [materialize(cx, ok), *params], {
+        "kind": StringAttr("ValueError"),
+        "message": StringAttr(f"cannot reshape array of size {{0}} into shape ({text})")})
+
+
 def _cannot_reshape(cx, size, dims):
-    text = ", ".join(str(d.value) for d in dims) + ("," if len(dims) == 1 else "")
+    text = ",".join("newaxis" if d.value < 0 else str(d.value) for d in dims) \
+        + ("," if len(dims) == 1 else "")
     cx.fail(f"cannot reshape array of size {size} into shape ({text})")
 
 
@@ -248,28 +273,57 @@ def eye(cx, n, m=None, k=None, dtype=None):
 
 
 def arange(cx, start, stop=None, step=None, dtype=None):
-    """``np.arange``: a static length when the bounds are constants, else a dynamic one."""
+    """``np.arange`` as NumPy computes it: the dtype NumPy picks for the arguments' types,
+    the length ``ceil((stop - start) / step)`` and the step ``(start + step) - start`` in the
+    arguments' own arithmetic, NumPy's errors for a zero step or a NaN/huge length."""
     if is_none(stop):
         start, stop = Constant(0), start
     step = Constant(1) if is_none(step) else step
     args = [start, stop, step]
+    el = None if is_none(dtype) else resolve_dtype(cx, dtype)
     if all(isinstance(a, Constant) for a in args):
         try:
-            sample = np.arange(start.value, stop.value, step.value,
-                               dtype=None if is_none(dtype) else np.dtype(dtype.value))
-        except (TypeError, ValueError, ZeroDivisionError) as e:
-            cx.fail(str(e))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                sample = np.arange(start.value, stop.value, step.value,
+                                   dtype=None if el is None else T.to_dtype(el))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError) as e:
+            raise_at_runtime(cx, e)
+            sample = np.arange(0, dtype=None if el is None else T.to_dtype(el))
         el = T.from_dtype(sample.dtype)
         length = Constant(len(sample))
     else:
         types = [value_type(cx, a) for a in args]
-        el = resolve_dtype(cx, dtype) if not is_none(dtype) else T.strong(T.promote(*types))
-        length = range_length(cx, start, stop, step, T.is_float(T.promote(*types)))
+        if el is None:
+            samples = (_sample(t, v) for t, v in zip(types, (0, 1, 1), strict=True))
+            el = T.from_dtype(np.arange(*samples).dtype)
+        length = _arange_length(cx, start, stop, step, T.to_dtype(el).itemsize)
     t = T.TensorType((length.value if isinstance(length, Constant) else None,), el)
-    operands = [cast(cx, start, el), cast(cx, step, el)]
+    first = cast(cx, start, el)
+    second = cast(cx, apply_ufunc(cx, np.add, [start, step], operator.add), el)
+    operands = [first, cast(cx, apply_ufunc(cx, np.subtract, [second, first]), el)]
     if isinstance(length, Value):
         operands.append(length)
     return cx.emit(npd.ArangeOp, operands, types=[t])
+
+
+def _sample(t: T.Type, v: int):
+    """A Python or NumPy scalar of type ``t`` with value ``v``."""
+    if T.is_weak(t):
+        return {"int": int, "float": float, "bool": bool}[T.element_type(t).kind](v)
+    return T.to_dtype(t).type(v)
+
+
+def _arange_length(cx, start, stop, step, itemsize: int):
+    """NumPy's run-time ``np.arange`` length as ``!py.int`` (elements of ``itemsize`` bytes)."""
+    span = apply_ufunc(cx, np.subtract, [stop, start], operator.sub)
+    q = apply_ufunc(cx, np.ceil, [apply_ufunc(cx, np.divide, [span, step], operator.truediv)])
+    check(cx, apply_ufunc(cx, np.logical_not, [apply_ufunc(cx, np.isnan, [q])]),
+          "ValueError", "arange: cannot compute length")
+    limit = Constant(float((2 ** 63 - 1) // itemsize))
+    check(cx, apply_ufunc(cx, np.less_equal, [apply_ufunc(cx, np.absolute, [q]), limit]),
+          "ValueError", "Maximum allowed size exceeded")
+    return apply_ufunc(cx, np.maximum, [cast(cx, q, T.py_int), Constant(0)], max)
 
 
 def range_length(cx, start, stop, step, is_float: bool):
@@ -295,6 +349,17 @@ def where(cx, cond, a=None, b=None):
                 "pass both branch values: np.where(cond, a, b)")
     el = T.strong(T.promote(value_type(cx, a), value_type(cx, b)))
     return cx.emit(npd.WhereOp, [cast(cx, cond, T.i1), cast(cx, a, el), cast(cx, b, el)])
+
+
+def np_where(cx, cond, a=None, b=None):
+    """``np.where`` as called by the user: always an array (0-d for scalar operands)."""
+    out = where(cx, cond, a, b)
+    return out if isinstance(out.type, T.TensorType) else zero_d(cx, out)
+
+
+def zero_d(cx, v: Value) -> Value:
+    """A 0-d array holding the scalar ``v`` (what NumPy functions returning arrays give)."""
+    return cx.emit(npd.ReshapeOp, [v], types=[T.TensorType((), v.type)])
 
 
 def select(cx, cond: Value, a: Value, b: Value) -> Value:

@@ -10,7 +10,7 @@ from .. import types as T
 from ..dialects import func
 from ..dialects import np as np_dialect
 from ..dialects.builtin import ModuleOp
-from ..errors import CompileError
+from ..errors import CompileError, compile_error_class
 from ..ir.attributes import ArrayAttr, StringAttr, TypeAttr, UnitAttr
 from ..ir.builder import Builder
 from ..ir.core import Location, Value
@@ -33,7 +33,7 @@ from .values import (
 )
 from .variables import VAR, VariableMixin, find_variables, variable_types
 
-_ERRORS = (TypeError, ValueError, IndexError)
+_ERRORS = (TypeError, ValueError, IndexError, OverflowError)
 
 
 MAX_RECURSION = 32  # inlining depth of one function in itself
@@ -42,12 +42,14 @@ MAX_RECURSION = 32  # inlining depth of one function in itself
 class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin,
                 VariableMixin, GlobalsMixin):
     """Converts Python functions; ``frames`` is the stack of functions being inlined;
-    ``slots`` the module globals the code rebinds (globals.py)."""
+    ``slots`` the module globals the code rebinds (globals.py); ``views`` links an updated
+    view to its updated base (mutation.py)."""
 
     def __init__(self, slots: list | None = None):
         self.builder = Builder()
         self.frames: list[Frame] = []
         self.slots = list(slots or [])
+        self.views: dict = {}
 
     # state -----------------------------------------------------------------------------------
 
@@ -70,9 +72,11 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
         """Ops built inside this context get the location of ``node``."""
         return self.builder.at_loc(self.loc(node))
 
-    def fail(self, message: str, hint: str = ""):
-        """Raise a CompileError at the current source location."""
-        raise CompileError(message, self.builder.loc, hint)
+    def fail(self, message: str, hint: str = "", kind: type[BaseException] | None = None):
+        """Raise a CompileError at the current source location; ``kind``: the exception NumPy
+        or Python raises at run time, which the error then also is (``errors.py``)."""
+        cls = CompileError if kind is None else compile_error_class(kind)
+        raise cls(message, self.builder.loc, hint)
 
     # building --------------------------------------------------------------------------------
 
@@ -84,7 +88,7 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
         try:
             return self.builder.create(op_cls, list(operands), attributes, types)
         except _ERRORS as e:
-            self.fail(str(e))
+            self.fail(str(e), kind=type(e))
 
     def emit(self, op_cls, operands, attributes=None, types=None):
         """``emit_op`` for a single-result op; returns the result value."""
@@ -125,7 +129,8 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
             self.bind_variables(variables, hidden[:len(variables)])
             self.bind_globals(self.global_args)
             value = self.run_body(node)
-            structure, results = self._results(value)
+            with self.builder.at_loc(frame.return_loc or loc):
+                structure, results = self._results(value)
             results += [materialize(self, v) for v in self.global_results(loc)]
             for p, arg in frame.tracked.items():
                 if p.startswith(GLOBAL):

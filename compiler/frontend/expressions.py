@@ -12,10 +12,11 @@ import types
 import numpy as np
 
 from ..effects import Variable
+from ..errors import PY_INT_OVERFLOW
 from ..ir.core import Value
 from . import arrays as A
 from .indexing import subscript
-from .ops import OPERATOR_UFUNCS, apply_ufunc, fold, logical_not, truth
+from .ops import OPERATOR_UFUNCS, apply_ufunc, fold, logical_not, raise_at_runtime, truth
 from .optional import optional_compare, unwrap
 from .registry import ATTRIBUTES, BUILTINS, FOLDABLE, METHODS, NUMPY
 from .scope import MISSING
@@ -109,7 +110,8 @@ class ExpressionMixin:
         return Constant(found)
 
     def _expr_Tuple(self, node):
-        return TupleValue(tuple(self.expr(e, optional=True) for e in node.elts))
+        return TupleValue(tuple(self.expr(e, optional=True) for e in node.elts),
+                          isinstance(node, ast.List))
 
     _expr_List = _expr_Tuple
 
@@ -129,12 +131,28 @@ class ExpressionMixin:
         if isinstance(left, Constant) and isinstance(right, Constant):
             folded = fold(python_op, [left.value, right.value])
             if folded is not None:
-                return folded
+                return self._exact_int(folded, left, right)
+            if all(type(v.value) in (bool, int, float) for v in (left, right)):
+                return self._python_scalar_error(python_op, left.value, right.value)
         if isinstance(left, TupleValue) or isinstance(right, TupleValue):
             return self._tuple_binary(python_op, left, right)
         if python_op is operator.matmul:
             return A.matmul(self, left, right)
         return apply_ufunc(self, OPERATOR_UFUNCS[python_op], [left, right], python_op)
+
+    def _python_scalar_error(self, python_op, a, b):
+        """``a <op> b`` on Python scalars that Python answers with an exception (raised
+        when the call gets here, as in Python) or with a complex number (a CompileError)."""
+        try:
+            r = python_op(a, b)
+        except (ArithmeticError, ValueError) as e:
+            raise_at_runtime(self, e)
+            return Constant(python_op(type(a)(1), type(b)(1)))
+        if isinstance(r, complex):
+            self.fail(f"({a!r}) ** {b!r} is the complex number {r!r}: grafo does not support "
+                      f"complex numbers",
+                      "compute with floats whose result is real (e.g. abs(x) ** y)")
+        return Constant(r)
 
     def _tuple_binary(self, python_op, left, right):
         def items(v):
@@ -160,8 +178,19 @@ class ExpressionMixin:
         if isinstance(value, Constant):
             folded = fold(python_op, [value.value])
             if folded is not None:
-                return folded
+                return self._exact_int(folded, value)
         return apply_ufunc(self, OPERATOR_UFUNCS[python_op], [value], python_op)
+
+    def _exact_int(self, folded, *operands):
+        """``folded``; an OverflowError CompileError here when Python ints gave an int that
+        grafo's 64-bit Python ints cannot hold (the compiled code would be wrong)."""
+        v = folded.value
+        if type(v) is int and not -2 ** 63 <= v < 2 ** 63 and all(
+                type(o.value) in (int, bool) for o in operands):
+            self.fail(f"{PY_INT_OVERFLOW}{v} does not fit in 64 bits",
+                      "grafo keeps Python ints in 64 bits: use smaller values or floats",
+                      OverflowError)
+        return folded
 
     def _expr_Compare(self, node: ast.Compare):
         return self._chain(self.expr(node.left, optional=True),
@@ -267,7 +296,9 @@ class ExpressionMixin:
             if name in METHODS:
                 return BoundMethod(obj, name)
             self.fail(f"array attribute '{name}' is not supported")
-        self.fail(f"attribute '{name}' of {describe(obj)} is not supported")
+        self.fail(f"attribute '{name}' of {describe(obj)} is not supported",
+                  "lists have a fixed length here: build arrays with NumPy (np.zeros(n), "
+                  "np.concatenate, np.stack) instead" if getattr(obj, "is_list", False) else "")
 
     def _expr_Subscript(self, node: ast.Subscript):
         value = self.expr(node.value)
@@ -311,7 +342,7 @@ class ExpressionMixin:
                 folded = fold(fn, values[:len(args)], dict(zip(kwargs, values[len(args):],
                                                                strict=True)))
                 if folded is not None:
-                    return folded
+                    return self._exact_int(folded, *[Constant(v) for v in values])
             return rule(self, args, kwargs)
         if isinstance(callee, LocalFunction):
             return self.inline(None, args, kwargs, callee)
@@ -323,8 +354,8 @@ class ExpressionMixin:
         text = ast.unparse(node.func)
         if fn is None:
             self.fail(f"{text} ({describe(callee)}) is not callable")
-        self.fail(f"{text} is not supported", "use the supported NumPy functions (see the "
-                  "compiler.frontend docstring) or call it outside the compiled function")
+        self.fail(f"{text} is not supported", "use the supported NumPy functions (listed in "
+                  "docs/numpy_support.md) or call it outside the compiled function")
 
 
 def _inlined(callee) -> bool:

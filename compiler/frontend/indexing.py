@@ -34,15 +34,26 @@ def subscript(cx, x, index):
     if arrays:
         return _advanced(cx, x, items, arrays)
     spec, bounds, operands = basic_index(cx, x, index)
-    return cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
+    ellipsis = any(isinstance(it, Constant) and it.value is Ellipsis for it in _raw_items(index))
+    if ellipsis and not spec:  # x[...] of a 0-d array: the array itself
+        return x
+    out = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
+    if ellipsis and not isinstance(out.type, T.TensorType):  # x[0, ...]: a 0-d array
+        out = cx.emit(npd.ReshapeOp, [out], types=[T.TensorType((), out.type)])
+    return out
+
+
+def _raw_items(index) -> list:
+    if isinstance(index, TupleValue):
+        return list(index.items)
+    if isinstance(index, Constant) and isinstance(index.value, tuple):
+        return [Constant(v) for v in index.value]
+    return [index]
 
 
 def index_items(cx, x: Value, index) -> list:
     """The index items of ``x[index]``, the ellipsis expanded."""
-    items = list(index.items) if isinstance(index, TupleValue) else (
-        [Constant(v) for v in index.value] if isinstance(index, Constant)
-        and isinstance(index.value, tuple) else [index])
-    return _expand_ellipsis(cx, items, x.type.rank)
+    return _expand_ellipsis(cx, _raw_items(index), x.type.rank)
 
 
 def _advanced(cx, x: Value, items: list, arrays: list):
@@ -151,7 +162,7 @@ def _tuple_item(cx, x, index):
     try:
         return items[i]
     except IndexError:
-        cx.fail("tuple index out of range")
+        cx.fail("tuple index out of range", kind=IndexError)
 
 
 def _const_int(cx, v, what: str):

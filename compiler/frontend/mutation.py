@@ -21,7 +21,7 @@ from .. import types as T
 from ..dialects import np as npd
 from ..ir.core import OpResult, Value
 from .indexing import assign_advanced, basic_index, index_items, subscript
-from .ops import cast, dim, materialize
+from .ops import cast, dim, materialize, raise_at_runtime
 from .values import Constant, describe
 
 IN, EXIT = "%in:", "%exit:"
@@ -76,6 +76,7 @@ class MutationMixin:
 
     def setitem(self, x: Value, index, value) -> Value:
         """``x`` with ``x[index] = value`` applied (NumPy casts the value unsafely)."""
+        self._check_float_store(value, x.type.element)
         items = index_items(self, x, index)
         arrays = [k for k, it in enumerate(items) if isinstance(it, Value)
                   and isinstance(it.type, T.TensorType)]
@@ -85,37 +86,53 @@ class MutationMixin:
         v = cast(self, value, x.type.element)
         return self.emit(npd.SetItemOp, [x, v, *operands], {"spec": spec, "bounds": bounds})
 
+    def _check_float_store(self, value, el: T.Type) -> None:
+        """A Python float stored into an integer array converts as ``int(value)`` does in
+        NumPy: NaN, infinities and results out of the dtype's range raise at run time."""
+        if not (isinstance(value, Constant) and type(value.value) is float
+                and T.is_integer(el) and not T.is_bool(el)):
+            return
+        try:
+            np.zeros(1, T.to_dtype(el))[0] = value.value
+        except (ValueError, OverflowError) as e:
+            raise_at_runtime(self, e)
+
     def mutate(self, old, new) -> None:
-        """Every name bound to ``old`` now holds ``new``; an array ``old`` views is updated."""
+        """Every name bound to ``old`` now holds ``new``; an array ``old`` views is updated
+        (through ``np.subscript``, ``np.transpose`` and ``np.reshape`` views, also after
+        earlier writes into the view)."""
         for name, v in list(self.scope.names.items()):
             if v is old:
                 self.scope[name] = new
-        src = old.op if isinstance(old, OpResult) else None
         if not isinstance(old.type, T.TensorType):
             return
+        src, base = self.views.get(old) or (old.op if isinstance(old, OpResult) else None, None)
+        if not isinstance(src, _VIEWS):
+            return
+        base = src.operands[0] if base is None else base
         if isinstance(src, npd.SubscriptOp):
-            base = src.operands[0]
             updated = self.emit(npd.SetItemOp, [base, new, *src.operands[1:]],
                                 {"spec": src.attr("spec"), "bounds": src.attr("bounds", ())})
-            self.mutate(base, updated)
         elif isinstance(src, npd.TransposeOp):
             perm = src.attr("perm")
             inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
-            self.mutate(src.operands[0], self.emit(npd.TransposeOp, [new], {"perm": inverse}))
+            updated = self.emit(npd.TransposeOp, [new], {"perm": inverse})
         elif isinstance(src, npd.ReshapeOp):
-            base = src.operands[0]
-            if not _contiguous(base):
+            if old not in self.views and not _contiguous(base):
                 self.fail("writing into a reshaped view of an argument or of another view is "
                           "not supported: NumPy writes through to the original array only "
                           "when its memory layout allows a view",
                           "index the original array instead (x[i, j] = v), or copy the "
                           "reshaped array first (y = x.reshape(...).copy())")
             shape = [dim(self, base, k) for k, d in enumerate(base.type.shape) if d is None]
-            self.mutate(base, self.emit(npd.ReshapeOp, [new, *shape], types=[base.type]))
-        elif isinstance(src, npd.BroadcastToOp):
+            updated = self.emit(npd.ReshapeOp, [new, *shape], types=[base.type])
+        else:
             self.fail("assignment destination is read-only",
                       "np.broadcast_to returns a read-only view; copy it first "
                       "(y = np.broadcast_to(x, shape).copy())")
+        self.views[new] = (src, updated)
+        self.mutate(base, updated)
+        self.views.setdefault(updated, (None, None))  # a new base value, not a view
 
     def materialize_local(self, scope, value):
         """A local array known at compile time (``np.zeros(3)``) as a run-time value that
@@ -179,7 +196,10 @@ class MutationMixin:
             self.fail(f"Cannot cast ufunc '{type(op).__name__.lower()}' output from "
                       f"dtype('{a}') to dtype('{b}') with casting rule 'same_kind'",
                       f"write x = x {_SYMBOL.get(type(op), '?')} v to get a new array, or "
-                      f"cast the value with .astype")
+                      f"cast the value with .astype", TypeError)
+
+
+_VIEWS = (npd.SubscriptOp, npd.TransposeOp, npd.ReshapeOp, npd.BroadcastToOp)
 
 
 def _contiguous(v: Value) -> bool:

@@ -63,7 +63,7 @@ def constant(cx, value, t: T.Type) -> Value:
         dt = T.to_dtype(el)
         if type(value) is int and dt.kind in "iu" and not (
                 np.iinfo(dt).min <= value <= np.iinfo(dt).max):
-            cx.fail(f"Python integer {value} out of bounds for {dt}")
+            cx.fail(f"Python integer {value} out of bounds for {dt}", kind=OverflowError)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             value = np.asarray(value).astype(dt)
@@ -136,7 +136,7 @@ def apply_ufunc(cx, ufunc, args, python_op=None):
     try:
         loop = ufunc.resolve_dtypes(dts + (None,) * ufunc.nout)
     except TypeError as e:
-        cx.fail(str(e), "cast the operands with .astype(...) to a supported dtype")
+        cx.fail(str(e), "cast the operands with .astype(...) to a supported dtype", TypeError)
     if len(set(loop[:ufunc.nin])) > 1:  # NumPy's mixed uint64/int64 comparison loops
         common = np.result_type(*loop[:ufunc.nin])
         loop = (common,) * ufunc.nin + tuple(loop[ufunc.nin:])
@@ -176,7 +176,7 @@ def truth(cx, v):
         try:
             return Constant(bool(v.value))
         except (TypeError, ValueError) as e:
-            cx.fail(str(e), "use a.any() or a.all()")
+            cx.fail(str(e), "use a.any() or a.all()", type(e))
     if isinstance(v, TupleValue):
         return Constant(bool(v.items))
     if isinstance(v, OptionalValue):  # None is false
@@ -195,6 +195,19 @@ def truth(cx, v):
     if T.is_bool(v.type):
         return v
     return apply_ufunc(cx, np.not_equal, [v, Constant(0)], operator.ne)
+
+
+def raise_at_runtime(cx, error: Exception) -> None:
+    """A ``grafo.check`` that always fails: the call raises ``error`` (its type and message)
+    when it reaches this point, as the eager code would."""
+    cx.emit_op(CheckOp, [constant(cx, False, T.i1)],
+               {"kind": StringAttr(type(error).__name__), "message": StringAttr(str(error))})
+
+
+def check(cx, ok, kind: str, message: str) -> None:
+    """A run-time ``kind(message)`` unless the bool value ``ok`` holds."""
+    cx.emit_op(CheckOp, [materialize(cx, ok)], {"kind": StringAttr(kind),
+                                                "message": StringAttr(message)})
 
 
 def _check_single_element(cx, v: Value) -> None:

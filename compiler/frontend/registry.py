@@ -23,6 +23,7 @@ from .ops import (
     dim,
     materialize,
     product,
+    raise_at_runtime,
     truth,
     value_type,
 )
@@ -169,7 +170,7 @@ NUMPY.update({
     np.full_like: signature("np.full_like", A.full_like, ["a", "fill_value", "dtype="]),
     np.eye: signature("np.eye", A.eye, ["N", "M=", "k=", "dtype="]),
     np.arange: signature("np.arange", A.arange, ["start", "stop=", "step=", "dtype="]),
-    np.where: signature("np.where", A.where, ["condition", "x=", "y="]),
+    np.where: signature("np.where", A.np_where, ["condition", "x=", "y="]),
     np.clip: signature("np.clip", A.clip, ["a", "a_min=", "a_max="]),
     np.astype: signature("np.astype", A.astype, ["x", "dtype"]),
     np.asarray: signature("np.asarray", _asarray, ["a", "dtype="]),
@@ -290,7 +291,10 @@ def _len(cx, x):
         return Constant(len(x.items))
     t = value_type(cx, x)
     if not isinstance(t, T.TensorType):
-        cx.fail("len() of unsized object")
+        cx.fail("len() of unsized object", kind=TypeError)
+    if not t.shape:  # a 0-d array: NumPy's TypeError when the call gets here
+        raise_at_runtime(cx, TypeError("len() of unsized object"))
+        return Constant(0)
     return dim(cx, materialize(cx, x), 0)
 
 

@@ -86,6 +86,7 @@ class Frame:
         self.scope = scope
         self.tracked: dict = {}
         self.declared: set = set()  # names its body declares ``global``
+        self.return_loc = None  # the last ``return`` value converted, for result errors
         self.key = fn  # what recursion is counted by: the function or the nested def's AST
         code = getattr(fn, "__code__", None)
         self._closure = dict(zip(code.co_freevars, fn.__closure__ or (), strict=True)) \

@@ -68,6 +68,8 @@ def squeeze(cx, x, axis=None):
             cx.fail("cannot select an axis to squeeze out which has size not equal to one")
     if not drop:
         return x
+    if len(drop) == len(shape):  # a 0-d array, not a scalar
+        return A.reshape(cx, x, TupleValue(()))
     return _view(cx, x, tuple("0" if k in drop else "s" for k in range(len(shape))))
 
 
@@ -101,7 +103,7 @@ def broadcast_to(cx, x, shape):
     try:
         npd.broadcast_shapes(T.shape_of(x.type), static)
     except ValueError as e:
-        cx.fail(str(e))
+        cx.fail(str(e), kind=ValueError)
     t = T.TensorType(static, T.element_type(x.type))
     return cx.emit(npd.BroadcastToOp, [x, *[d for d in dims if isinstance(d, Value)]],
                    types=[t])

@@ -96,6 +96,7 @@ class StatementMixin:
     def _stmt_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value, optional=True) if node.value is not None \
             else Constant(None)
+        self.frame.return_loc = self.loc(node.value or node)
         self.scope[RETVAL] = value
         self.scope[RETURNED] = Constant(True)
         self.record_exit()

@@ -36,7 +36,10 @@ class Constant:
 
 @dataclass(frozen=True, eq=False)
 class TupleValue:
+    """A tuple, or a list display (``is_list``: a fixed-length sequence, not growable)."""
+
     items: tuple
+    is_list: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,15 +147,32 @@ def same_constant(a, b) -> bool:
         return False
 
 
+def numpy_terms(t: T.Type) -> str:
+    """An IR type in NumPy's words: "array of shape (?, 3) and dtype float32", "float64
+    scalar", "Python float"."""
+    el = T.element_type(t)
+    if T.is_weak(el):
+        name = f"Python {el.kind}"
+    else:
+        try:
+            name = str(T.to_dtype(el))
+        except TypeError:
+            return f"value of type {t}"
+    if isinstance(t, T.TensorType):
+        dims = ", ".join("?" if d is None else str(d) for d in t.shape)
+        return f"array of shape ({dims}{',' if len(t.shape) == 1 else ''}) and dtype {name}"
+    return name if T.is_weak(el) else f"{name} scalar"
+
+
 def describe(v) -> str:
     """A short text for a frontend value in error messages."""
     if isinstance(v, Value):
-        return f"a run-time value of type {v.type}"
+        return f"a run-time {numpy_terms(v.type)}"
     if isinstance(v, Constant):
         t = const_type(v.value)
         return f"{v.value!r}" + (f" ({t})" if t is not None else "")
     if isinstance(v, TupleValue):
-        return f"a tuple of {len(v.items)} items"
+        return f"a {'list' if v.is_list else 'tuple'} of {len(v.items)} items"
     if isinstance(v, OptionalValue):
         return f"None or {describe(v.value)}"
     return type(v).__name__

@@ -5,8 +5,9 @@ tensor-level element type ``t`` (the result is of ``t``, or ``i1`` for compariso
 predicates). The same functions lower scalar ops and the bodies of fused loops.
 
 Semantics source: NumPy 2's ufunc loops (``npy_divmod``, ``npy_lshift``, ``logaddexp`` ...);
-weak Python scalars follow Python: ``!py.int`` is a 64-bit int (Python's unbounded ints wrap
-at 64 bits here), ``!py.float`` is float64, ``!py.bool`` is NumPy's bool. Division-like ops
+weak Python scalars follow Python: ``!py.int`` is a 64-bit int whose ``+ - * ** << -x abs``
+raise OverflowError when the exact result does not fit (NumPy integer dtypes wrap as NumPy's
+do), ``!py.float`` is float64, ``!py.bool`` is NumPy's bool. Division-like ops
 never execute a trapping division: divisors are replaced by 1 where NumPy defines the result
 (``x // 0 == 0``, ``INT_MIN // -1 == INT_MIN``); shift amounts are clamped so no LLVM poison
 shift is emitted. Python errors (ZeroDivisionError, negative shift count) and NumPy's
@@ -19,6 +20,7 @@ import math as _math
 
 from .. import types as T
 from ..dialects import scf
+from ..errors import PY_INT_OVERFLOW
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
 from .context import Emitter
@@ -72,16 +74,47 @@ def _zero_division(em, ok, message):
 
 # arithmetic ---------------------------------------------------------------------------------
 
+def _py_int_overflow(em, overflow, what, params):
+    """OverflowError unless the ``!py.int`` result is exact (``overflow`` is false)."""
+    em.check(_a(em, "xori", overflow, em.true()), "OverflowError",
+             PY_INT_OVERFLOW + what + " does not fit in 64 bits", params)
+
+
+def _negative_i64(em, x):
+    return em.cmpi("slt", x, _c(em, 0, T.py_int))
+
+
+def _mul_overflows(em, a, b, r):
+    """Whether the 64-bit product ``r`` of ``a * b`` wrapped: ``r / a != b`` (the lowering of
+    ``divsi`` never traps), or ``-1 * INT_MIN``."""
+    t = T.py_int
+    zero, minus_one = _c(em, 0, t), _c(em, -1, t)
+    wrong = em.cmpi("ne", _a(em, "divsi", r, em.select(em.cmpi("eq", a, zero), minus_one, a)), b)
+    edge = _a(em, "andi", em.cmpi("eq", a, minus_one), em.cmpi("eq", b, _c(em, -2 ** 63, t)))
+    return _a(em, "andi", em.cmpi("ne", a, zero), _a(em, "ori", wrong, edge))
+
+
 def add(em, t, a, b):
-    return _a(em, {"f": "addf", "b": "ori"}.get(_k(t), "addi"), a, b)
+    r = _a(em, {"f": "addf", "b": "ori"}.get(_k(t), "addi"), a, b)
+    if t == T.py_int:   # overflow: both operands' signs differ from the result's
+        ovf = _negative_i64(em, _a(em, "andi", _a(em, "xori", a, r), _a(em, "xori", b, r)))
+        _py_int_overflow(em, ovf, "{0} + {1}", (a, b))
+    return r
 
 
 def subtract(em, t, a, b):
-    return _a(em, {"f": "subf", "b": "xori"}.get(_k(t), "subi"), a, b)
+    r = _a(em, {"f": "subf", "b": "xori"}.get(_k(t), "subi"), a, b)
+    if t == T.py_int:   # overflow: operands of different signs and the result's sign is b's
+        ovf = _negative_i64(em, _a(em, "andi", _a(em, "xori", a, b), _a(em, "xori", a, r)))
+        _py_int_overflow(em, ovf, "{0} - {1}", (a, b))
+    return r
 
 
 def multiply(em, t, a, b):
-    return _a(em, {"f": "mulf", "b": "andi"}.get(_k(t), "muli"), a, b)
+    r = _a(em, {"f": "mulf", "b": "andi"}.get(_k(t), "muli"), a, b)
+    if t == T.py_int:
+        _py_int_overflow(em, _mul_overflows(em, a, b, r), "{0} * {1}", (a, b))
+    return r
 
 
 def divide(em, t, a, b):
@@ -186,7 +219,10 @@ def power(em, t, a, b):
 
 
 def _ipow(em, t, a, b, zero, one):
+    """Repeated squaring; for ``!py.int`` a product that wraps raises OverflowError (the base
+    is squared only while exponent bits remain, so no unused square is checked)."""
     lt = T.lowered(t)
+    wrap = T.i64 if t == T.py_int else t
     loop = scf.WhileOp.create([one, a, b])
     em.b.insert(loop)
     with em.b.at_end(loop.before):
@@ -195,9 +231,14 @@ def _ipow(em, t, a, b, zero, one):
     with em.b.at_end(loop.after):
         acc, base, e = loop.after.args
         odd = em.cmpi("ne", _a(em, "andi", e, one), zero)
-        acc = em.select(odd, multiply(em, t, acc, base), acc)
-        nxt = [acc, multiply(em, t, base, base), _a(em, "shrui", e, _c(em, 1, lt))]
-        em.b.create(scf.YieldOp, nxt)
+        rest = _a(em, "shrui", e, _c(em, 1, lt))
+        product, square = multiply(em, wrap, acc, base), multiply(em, wrap, base, base)
+        if t == T.py_int:
+            ovf = _a(em, "ori", _a(em, "andi", odd, _mul_overflows(em, acc, base, product)),
+                     _a(em, "andi", em.cmpi("ne", rest, zero),
+                        _mul_overflows(em, base, base, square)))
+            _py_int_overflow(em, ovf, "{0} ** {1}", (a, b))
+        em.b.create(scf.YieldOp, [em.select(odd, product, acc), square, rest])
     return loop.results[0]
 
 
@@ -282,7 +323,13 @@ def _shift_amount(em, t, b):
 
 def left_shift(em, t, a, b):
     ok, amount = _shift_amount(em, t, b)
-    return em.select(ok, _a(em, "shli", a, amount), _c(em, 0, t))
+    r = em.select(ok, _a(em, "shli", a, amount), _c(em, 0, t))
+    if t == T.py_int:   # exact when shifting back gives ``a``
+        back = _a(em, "shrsi", r, amount)
+        ovf = _a(em, "andi", em.cmpi("ne", a, _c(em, 0, t)),
+                 _a(em, "ori", _a(em, "xori", ok, em.true()), em.cmpi("ne", back, a)))
+        _py_int_overflow(em, ovf, "{0} << {1}", (a, b))
+    return r
 
 
 def right_shift(em, t, a, b):
@@ -350,6 +397,8 @@ def rad2deg(em, t, x):
 def negative(em, t, x):
     if _k(t) == "f":
         return _a(em, "negf", x)
+    if t == T.py_int:
+        _py_int_overflow(em, em.cmpi("eq", x, _c(em, -2 ** 63, t)), "-({0})", (x,))
     return _a(em, "subi", _c(em, 0, t), x)
 
 
@@ -360,8 +409,11 @@ def positive(em, t, x):
 def absolute(em, t, x):
     if _k(t) == "f":
         return _m(em, "absf", x)
+    if t == T.py_int:
+        _py_int_overflow(em, em.cmpi("eq", x, _c(em, -2 ** 63, t)), "abs({0})", (x,))
     if _k(t) == "s":  # INT_MIN stays INT_MIN, as in NumPy
-        return em.select(em.cmpi("slt", x, _c(em, 0, t)), negative(em, t, x), x)
+        return em.select(em.cmpi("slt", x, _c(em, 0, t)),
+                         _a(em, "subi", _c(em, 0, t), x), x)
     return x
 
 

@@ -4,7 +4,8 @@
 one byte per element) and fails the call with status code ``OUT_OF_MEMORY`` (the runtime
 raises ``MemoryError``) when the C library cannot provide it, or with ``ARRAY_TOO_BIG``
 (``ValueError``, as NumPy) when the byte count does not fit an ``int64``.
-``memref.load``/``memref.store`` use MLIR's strided addressing (``descriptor.py``); subscripts are assumed in bounds (the lowering guards them with ``grafo.check``).
+``memref.load``/``memref.store`` use MLIR's strided addressing (``descriptor.py``); subscripts
+are assumed in bounds (the lowering guards them with ``grafo.check``).
 """
 
 from __future__ import annotations

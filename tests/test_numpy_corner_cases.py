@@ -1,0 +1,133 @@
+"""NumPy's result types, dtypes and exceptions in corner cases: ``np.arange`` with NumPy-scalar
+bounds, 0-d arrays versus NumPy scalars, run-time errors of the eager code (exact types and
+messages), Python-scalar arithmetic that Python answers with an error, and error messages in
+NumPy's terms."""
+
+import numpy as np
+import pytest
+
+import compiler
+
+
+def _same(a, b):
+    if isinstance(a, tuple):
+        return type(b) is tuple and len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, np.ndarray):
+        return (type(b) is np.ndarray and a.dtype == b.dtype and a.shape == b.shape
+                and np.array_equal(a, b, equal_nan=True))
+    return type(a) is type(b) and (a == b or (a != a and b != b))
+
+
+def _outcome(fn, *args):
+    try:
+        with np.errstate(all="ignore"):
+            return fn(*args)
+    except Exception as e:  # noqa: BLE001 - the exception is the outcome compared
+        return type(e), str(e).split("\n")[0]
+
+
+def arange3(a, b, s):
+    return np.arange(a, b, s)
+
+
+def arange1(n):
+    return np.arange(n)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (arange1, (np.uint8(3),)), (arange1, (np.uint64(5),)), (arange1, (np.float32(2.5),)),
+    (arange3, (np.int8(0), np.int8(100), np.int8(7))),
+    (arange3, (np.float32(0.1), np.float32(2), np.float32(0.3))),
+    (arange3, (np.uint8(10), np.uint8(0), np.int8(-1))),
+    (arange3, (np.int64(0), np.int64(5), np.int64(0))),
+    (arange3, (np.float64(0), np.float64(np.nan), np.float64(1))),
+    (arange3, (np.float64(0), np.float64(np.inf), np.float64(1))),
+    (arange3, (0, 5, 0)), (arange3, (0.0, 5.0, 0.0))])
+def test_arange_follows_numpy(fn, args):
+    want, got = _outcome(fn, *args), _outcome(compiler.function(fn), *args)
+    assert _same(want, got) if not isinstance(want, tuple) else want == got, (want, got)
+
+
+def reshape_rows(x, n):
+    return x.reshape(n, -1)
+
+
+@pytest.mark.parametrize("n", [0, -2, 5, 4])
+def test_reshape_with_run_time_size_raises_numpys_value_error(n):
+    x = np.arange(12.0)
+    want, got = _outcome(reshape_rows, x, np.int64(n)), \
+        _outcome(compiler.function(reshape_rows), x, np.int64(n))
+    assert _same(want, got) if not isinstance(want, tuple) else want == got, (want, got)
+
+
+def power(a, b):
+    return a ** b
+
+
+def test_python_scalar_power_errors_follow_python():
+    with pytest.raises(ZeroDivisionError, match="0.0 cannot be raised to a negative power"):
+        compiler.function(power)(0, -2)
+    assert _same(compiler.function(power)(2, -1), 0.5)
+    with pytest.raises(compiler.CompileError, match="grafo does not support complex numbers"):
+        compiler.function(power)(-7, -1.5)
+
+
+def length(x):
+    return len(x)
+
+
+def test_len_of_0d_array_is_numpys_type_error():
+    with pytest.raises(TypeError, match="len\\(\\) of unsized object") as info:
+        compiler.function(length)(np.array(1.0))
+    assert not isinstance(info.value, compiler.CompileError)
+
+
+def reductions(x):
+    return x.sum(), np.max(x), x.prod(), x.any(), x.mean(), x.sum(keepdims=True)
+
+
+def where(x):
+    return np.where(x > 2, x, 2)
+
+
+def zero_d_views(x):
+    return x[...], x.reshape(()), x.squeeze()
+
+
+def ellipsis_after_index(x):
+    return x[0, ...]
+
+
+@pytest.mark.parametrize("fn, arg", [
+    (reductions, np.array(3.0)), (where, np.float64(5.0)), (where, np.array(1.0)),
+    (where, np.arange(4.0)), (zero_d_views, np.array(4.0)), (zero_d_views, np.array([4.0])),
+    (ellipsis_after_index, np.arange(3.0))])
+def test_zero_d_arrays_and_scalars_as_numpy(fn, arg):
+    want, got = fn(arg), compiler.function(fn)(arg)
+    assert _same(want if isinstance(want, tuple) else (want,),
+                 got if isinstance(got, tuple) else (got,)), (want, got)
+
+
+def append_to_list(x):
+    out = []
+    out.append(x)
+    return x
+
+
+def return_huge(x, n):
+    return n
+
+
+def unknown_call(x):
+    return np.histogram(x)
+
+
+def test_error_messages_point_at_the_expression_in_numpy_terms():
+    with pytest.raises(compiler.CompileError) as info:
+        compiler.function(append_to_list)(np.ones(2))
+    assert "of a list of 0 items" in str(info.value) and "NumPy" in str(info.value)
+    with pytest.raises(compiler.CompileError) as info:
+        compiler.function(return_huge)(np.ones(2), 2 ** 70)
+    assert "return n" in str(info.value) and "def return_huge" not in str(info.value)
+    with pytest.raises(compiler.CompileError, match="docs/numpy_support.md"):
+        compiler.function(unknown_call)(np.ones(2))
