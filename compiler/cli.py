@@ -209,11 +209,7 @@ def run_translate(args) -> int:
 
 
 def _ptx(module) -> str:
-    import importlib
-    import importlib.util
-    if importlib.util.find_spec("compiler.backend.ptx") is None:
-        raise CommandError("error: the PTX backend is not available yet")
-    ptx = importlib.import_module("compiler.backend.ptx")
+    from .backend import ptx
     return ptx.compile_module(module).ptx
 
 
