@@ -409,20 +409,26 @@ class SubscriptOp(Op):
         return [array_type(tuple(out), T.element_type(x))]
 
     def evaluate(self, x, *vals):
-        it = iter(vals)
-        bounds = list(self.attr("bounds", ()))
-        key = []
-        for item in self.attr("spec"):
-            if item == "i":
-                key.append(int(next(it)))
-            elif item == "n":
-                key.append(None)
-            else:
-                b = [bounds.pop(0) for _ in range(3)]
-                key.append(slice(*[None if v == "none" else (int(next(it)) if v == "?" else v)
-                                   for v in b]))
-        out = np.asarray(x)[tuple(key)]
+        out = np.asarray(x)[basic_index_key(self, vals)]
         return _dtype_value(out, self.result.type)
+
+
+def basic_index_key(op, vals) -> tuple:
+    """The NumPy index tuple of an ``np.subscript``/``np.setitem`` (``spec``/``bounds``
+    attributes) whose dynamic index operands have the values ``vals``."""
+    it = iter(vals)
+    bounds = list(op.attr("bounds", ()))
+    key = []
+    for item in op.attr("spec"):
+        if item == "i":
+            key.append(int(next(it)))
+        elif item == "n":
+            key.append(None)
+        else:
+            b = [bounds.pop(0) for _ in range(3)]
+            key.append(slice(*[None if v == "none" else (int(next(it)) if v == "?" else v)
+                               for v in b]))
+    return tuple(key)
 
 
 def slice_length(n, start, stop, step):
@@ -458,19 +464,7 @@ class SetItemOp(Op):
 
     def evaluate(self, x, v, *vals):
         out = np.array(x, copy=True)
-        it = iter(vals)
-        bounds = list(self.attr("bounds", ()))
-        key = []
-        for item in self.attr("spec"):
-            if item == "i":
-                key.append(int(next(it)))
-            elif item == "n":
-                key.append(None)
-            else:
-                b = [bounds.pop(0) for _ in range(3)]
-                key.append(slice(*[None if w == "none" else (int(next(it)) if w == "?" else w)
-                                   for w in b]))
-        out[tuple(key)] = v
+        out[basic_index_key(self, vals)] = v
         return out
 
 

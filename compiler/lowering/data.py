@@ -123,12 +123,10 @@ def lower_sort(lw: Lowerer, op):
     return [lw.own(op.result, keys, t, shape)]
 
 
-@rule(nd.GatherOp)
-def lower_gather(lw: Lowerer, op):
-    em = lw.em
-    x, idx = (lw.expr(v) for v in op.operands)
-    axis = op.attr("axis")
-    n = x.shape[axis]
+def checked_index_array(em: Emitter, idx: Expr, n, axis_name: int):
+    """Check every index of ``idx`` against an axis of size ``n`` (IndexError naming the
+    first bad index, as NumPy's), and return ``wrap(raw) -> index`` (negative indices count
+    from the end)."""
     it = idx.element
 
     def wrap(j):
@@ -143,7 +141,16 @@ def lower_gather(lw: Lowerer, op):
         return [em.op("arith.andi", ok, good), em.select(ok, em.select(good, bad, wide), bad)]
     ok, bad = em.nest(idx.shape, check, [em.true(), em.const(0, T.i64)])
     em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}"
-             % op.attr("index_axis", axis), [bad, n])
+             % axis_name, [bad, n])
+    return wrap
+
+
+@rule(nd.GatherOp)
+def lower_gather(lw: Lowerer, op):
+    em = lw.em
+    x, idx = (lw.expr(v) for v in op.operands)
+    axis = op.attr("axis")
+    wrap = checked_index_array(em, idx, x.shape[axis], op.attr("index_axis", axis))
     r = idx.rank
     shape = tuple(x.shape[:axis]) + tuple(idx.shape) + tuple(x.shape[axis + 1:])
 

@@ -14,9 +14,9 @@ from .. import types as T
 from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..dialects.grafo import CheckOp
-from . import scalar as S
 from .context import Emitter
 from .control_flow import buffer_type
+from .data import checked_index_array
 from .index_expr import Expr, broadcast, materialize
 from .indexing import _shape_text, _slice
 from .lowerer import Lowerer, rule
@@ -128,24 +128,10 @@ def lower_scatter(lw: Lowerer, op):
     idx = lw.expr(op.operands[1])
     axis = op.attr("axis")
     n = out.shape[axis]
-    it = idx.element
     r = idx.rank
     shape = tuple(out.shape[:axis]) + tuple(idx.shape) + tuple(out.shape[axis + 1:])
     v = _fit(em, lw.expr(op.operands[2]), shape, _MISMATCH)  # NumPy checks the value first
-
-    def wrap(raw):
-        j = em.index(S.astype(em, it, T.i64, raw) if T.lowered(it) != T.i64 else raw)
-        return em.pick(em.cmp("slt", j, 0), em.add(j, n), j)
-
-    def check(iidx, ok, bad):
-        raw = idx.load(iidx)
-        j = wrap(raw)
-        good = em.both(em.cmp("sge", j, 0), em.cmp("slt", j, n))
-        wide = S.astype(em, it, T.i64, raw)
-        return [em.op("arith.andi", ok, good), em.select(ok, em.select(good, bad, wide), bad)]
-    ok, bad = em.nest(idx.shape, check, [em.true(), em.const(0, T.i64)])
-    em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}"
-             % op.attr("index_axis", axis), [bad, n])
+    wrap = checked_index_array(em, idx, n, op.attr("index_axis", axis))
 
     def store(ridx):
         j = wrap(idx.load(ridx[axis:axis + r]))
