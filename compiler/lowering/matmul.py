@@ -27,7 +27,7 @@ from . import scalar as S
 from .index_expr import broadcast, broadcast_shape, materialize
 from .lowerer import Lowerer, rule
 
-CHEAP_OPERAND = 2  # an operand Expr costing more per element is computed once first
+CHEAP_OPERAND = 1  # an operand with any arithmetic in its loads is computed once first
 MR = 4           # rows of a micro-kernel tile
 TILE_BYTES = 128  # bytes of a tile row: two AVX-512 registers
 MAX_NR = 32
