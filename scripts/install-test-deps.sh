@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests use beyond pip's test extra: the graphviz Python package (grafo[graph])
 # and, where apt-get is available and we are root, the Debian packages mlir-19-tools (mlir-opt,
-# for tests/test_mlir_compat.py) and graphviz (the dot program). Missing tools only make the
-# tests that need them skip, so every step here is allowed to fail.
+# for tests/test_mlir_compat.py), graphviz (the dot program), gcc and binutils (artifacts and
+# the C ABI test). Missing tools only make the tests that need them skip, so every step here
+# is allowed to fail.
 set -uo pipefail
 
 python3 -m pip install -q graphviz || echo "install-test-deps: pip install graphviz failed" >&2
@@ -10,6 +11,8 @@ python3 -m pip install -q graphviz || echo "install-test-deps: pip install graph
 need=()
 command -v mlir-opt-19 >/dev/null 2>&1 || [ -x /usr/lib/llvm-19/bin/mlir-opt ] || need+=(mlir-19-tools)
 command -v dot >/dev/null 2>&1 || need+=(graphviz)
+command -v cc >/dev/null 2>&1 || need+=(gcc)        # links AOT artifacts, builds the C ABI test
+command -v readelf >/dev/null 2>&1 || need+=(binutils)  # object-format checks of artifacts
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         export DEBIAN_FRONTEND=noninteractive
