@@ -62,8 +62,8 @@ def _cuda_backend(target: str):
     if not target.startswith("cuda"):
         return None
     index = int(target.split(":")[1]) if ":" in target else 0
-    from .backend.ptx import compile_module
-    return lambda module: compile_module(module, None, index)
+    from .backend.ptx import CudaBackend
+    return CudaBackend(index)
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:

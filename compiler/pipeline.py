@@ -84,7 +84,9 @@ def compile_function(fn, args, pipeline: str | None = None, backend=None) -> Com
 
     ``backend`` turns the loop-level module into a compiled module with ``entry``,
     ``llvm_ir`` and ``asm`` (default ``backend.llvm.compile_module``, this CPU's JIT; the
-    ``aot`` package gives one per cross-compilation target). Raises CompileError for
+    ``aot`` package gives one per cross-compilation target); a backend with a ``prepare``
+    method rewrites the optimized tensor-level module before lowering (the CUDA backend's
+    tiled matmul). Raises CompileError for
     unsupported code; IR invariants broken by a pass raise VerifyError (a compiler bug)."""
     from .backend.llvm import compile_module
     from .lowering import lower_to_loops
@@ -109,7 +111,8 @@ def compile_function(fn, args, pipeline: str | None = None, backend=None) -> Com
     structure = None if structure is None else structure.value
     # Each stage works on a copy so that the modules kept for introspection stay intact.
     optimized = stage("optimized", lambda: _verified(optimize(module.clone(), pipeline)))
-    loops = stage("loops", lambda: _verified(optimize(lower_to_loops(optimized.clone()),
+    prepare = getattr(backend, "prepare", lambda m: m)
+    loops = stage("loops", lambda: _verified(optimize(lower_to_loops(prepare(optimized.clone())),
                                                       pipeline)))
     native = stage("llvm", lambda: backend(loops))
     entry = native.entry(func.sym_name, list(func.function_type.inputs), result_types)

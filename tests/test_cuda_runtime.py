@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from test_ptx import ew, mandel, mm, softmax, stencil, total
+from test_ptx import checked, ew, mandel, mm, softmax, stencil, total
 
 import compiler
 import runtime.cuda as rc
@@ -48,3 +48,19 @@ def test_device_arrays_without_copies():
     out = compiler.compile(ew, "f32[?], f32[?]", target="cuda")(a, b)
     assert hasattr(out, "__cuda_array_interface__")
     np.testing.assert_allclose(out.read(), ew(a.read(), b.read()), rtol=1e-6)
+
+
+@pytest.mark.parametrize("sig,shapes,dtype", [
+    ("f32[?,?], f32[?,?]", [(300, 129), (129, 70)], np.float32),
+    ("f64[?,?,?], f64[?,?]", [(3, 33, 17), (17, 40)], np.float64),
+    ("i32[?,2,?,?], i32[2,?,?]", [(2, 2, 19, 5), (2, 5, 23)], np.int32)])
+def test_tiled_matmul(sig, shapes, dtype):
+    a, b = (rng.integers(-5, 5, s).astype(dtype) for s in shapes)
+    got = compiler.compile(mm, sig, target="cuda")(a, b)
+    np.testing.assert_allclose(got, a @ b, rtol=1e-5)
+
+
+def test_kernel_error_names_the_source_line():
+    cf = compiler.compile(checked, "f32[?], i64", target="cuda")
+    with pytest.raises(IndexError, match="test_ptx.py"):
+        cf(np.ones(4, np.float32), 10)

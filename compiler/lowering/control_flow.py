@@ -118,11 +118,15 @@ def lower_function(src: func.FuncOp) -> func.FuncOp:
     lw = Lowerer(Emitter(dst))
     lw.push_scope()
     for s, d in zip(src.body.args, dst.body.args, strict=True):
-        lw.vals[s] = of_buffer(lw.em, d, s.type.element) if isinstance(s.type, T.TensorType) \
-            else d
+        if isinstance(s.type, T.TensorType):
+            lw.vals[s] = of_buffer(lw.em, d, s.type.element)
+            lw.homes[s] = d
+        else:
+            lw.vals[s] = d
     term = lw.lower_ops(src.body)
     with lw.em.b.at_loc(term.loc):
         results = _hand_on(lw, term.operands, outs)
+        lw.write_back()
         lw.pop_scope()
         lw.em.b.create(func.ReturnOp, results)
     return dst

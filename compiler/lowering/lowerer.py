@@ -12,8 +12,8 @@ an operand's fresh buffer whose reductions are done (``e / e.sum(-1, keepdims=Tr
 Ownership: every buffer this function allocates belongs to the region scope that allocated
 it. A scope frees (``memref.dealloc``) its buffers when it ends, except those handed on
 (``take``) to a terminator (results, yields) or to a loop as its initial carried value.
-Arguments are never freed or handed on; a value that is not a fresh buffer of the current
-scope is copied when it must be handed on.
+Arguments are never freed or handed on (updates may write into them: ``homes``); a value
+that is not a fresh buffer of the current scope is copied when it must be handed on.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ class Lowerer:
         self.vals: dict = {}
         self.scopes: list[Scope] = []
         self.precomputed: dict = {}   # value -> Expr a fused materialization already made
+        self.homes: dict = {}   # tensor value -> the argument buffer holding it (never freed)
+        self.write_backs: list = []   # (parameter Expr, value Expr), copied at the return
 
     # values ---------------------------------------------------------------------------------
     def get(self, v: Value):
@@ -149,6 +151,22 @@ class Lowerer:
             scope.owned.remove(buf)
             return buf
         return materialize(self.em, self.expr(v), mtype)
+
+    def write_back(self) -> None:
+        """Copy each deferred ``np.write_back`` value into its parameter's buffer, unless it
+        is held there. A value that is lazy or reads an argument's buffer is first copied
+        into a temporary, as an earlier copy may overwrite what it reads."""
+        em = self.em
+        copies = []
+        for dst, src in self.write_backs:
+            if src.buffer is not None and src.buffer is dst.buffer:
+                continue
+            if src.buffer is None or any(src.buffer is b for b in self.homes.values()):
+                src = self.own(None, materialize(em, src), src.element, src.shape)
+            copies.append((dst, src))
+        for dst, src in copies:
+            em.nest(dst.shape, lambda idx, d=dst, s=src: em.store(s.load(idx), d.buffer, idx),
+                    parallel=True)
 
     # scopes ---------------------------------------------------------------------------------
     def push_scope(self, owned=()) -> None:

@@ -1,11 +1,18 @@
 """Lowering of side effects and array updates: ``grafo.check`` (``assert``), ``np.setitem``
 (basic-index assignment as a value), ``np.scatter`` / ``np.mask_assign`` (integer-array and
 boolean-mask assignment) and ``np.write_back`` (copy a parameter's final value into the
-caller's buffer).
+caller's buffer, after the function's results are computed).
 
-Each update writes a buffer that holds the target (a copy, or the target's own fresh buffer
-when the update is its only use: then it is in place), then stores the value, read
-first and broadcast as NumPy broadcasts assignment values, into the indexed region.
+Each update writes a buffer that holds the target, then stores the value, read first and
+broadcast as NumPy broadcasts assignment values, into the indexed region. The buffer is the
+target's own (a fresh buffer of the current scope, or an argument's buffer: the update is in
+place) when the target's old value is dead: every other read of it is over (``_reading``).
+An operand that reads the old value (``a[1:] = a[:-1]``) is then computed into a temporary
+first, NumPy's copy-first semantics. Otherwise the buffer is a copy of the target.
+
+Updating an argument's buffer is safe because a call in which a written argument shares
+memory with another argument runs eagerly (``api.ConcreteFunction``); ``np.write_back`` of a
+value held in the argument's own buffer is then no copy.
 """
 
 from __future__ import annotations
@@ -14,12 +21,13 @@ from .. import types as T
 from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..dialects.grafo import CheckOp
+from ..ir.core import Operation, Value
 from .context import Emitter
 from .control_flow import buffer_type
 from .data import checked_index_array
-from .index_expr import Expr, broadcast, materialize
+from .index_expr import Expr, broadcast, materialize, of_buffer
 from .indexing import _shape_text, _slice
-from .lowerer import Lowerer, rule
+from .lowerer import Lowerer, _inside_loop_below, rule
 
 
 def _region(lw: Lowerer, shape, index_operands, spec, bounds):
@@ -91,27 +99,86 @@ def _fit(em: Emitter, v: Expr, shape,
 @rule(npd.SetItemOp)
 def lower_setitem(lw: Lowerer, op):
     em = lw.em
-    target, value = op.operands[0], op.operands[1]
-    buf = _target_buffer(lw, op)
-    out = lw.own(op.result, buf, target.type.element)
+    buf, out, operand = _update(lw, op)
     shape, index_map = _region(lw, out.shape, op.operands[2:], op.attr("spec"),
                                op.attr("bounds", ()))
-    v = _fit(em, lw.expr(value), shape)
+    v = _fit(em, operand(1), shape)
     em.nest(shape, lambda idx: em.store(v.load(idx), buf, index_map(idx)), parallel=True)
     return [out]
 
 
-def _target_buffer(lw: Lowerer, op):
-    """A buffer holding ``op``'s target (operand 0) that ``op``'s result may own: the
-    target's own fresh buffer when ``op`` is its only use (an in-place update), else a copy."""
+def _update(lw: Lowerer, op):
+    """``(buffer, result, operand)`` for the update ``op`` of its target (operand 0): the
+    buffer it writes, the ``Expr`` of its result (reading that buffer) and ``operand(k)``, the
+    ``Expr`` of operand ``k`` (a temporary when it reads the target's old value)."""
     target = op.operands[0]
     scope = lw.scopes[-1]
-    mtype = buffer_type(target.type)
+    element = target.type.element
     buf = scope.fresh.get(target)
-    if buf is not None and buf in scope.owned and buf.type == mtype and len(target.uses) == 1:
+    if buf is None or buf not in scope.owned or buf.type != buffer_type(target.type):
+        buf = lw.homes.get(target)
+    reading = None
+    if buf is not None and not _inside_loop_below(op, target):
+        reading = _reading(lw, target, op, buf)
+    if reading is None:
+        buf = materialize(lw.em, lw.expr(target), buffer_type(target.type))
+        out = lw.own(op.result, buf, element)
+    elif buf in scope.owned:
         scope.owned.remove(buf)
-        return buf
-    return materialize(lw.em, lw.expr(target), mtype)
+        out = lw.own(op.result, buf, element)
+    else:
+        lw.homes[op.result] = buf
+        out = of_buffer(lw.em, buf, element)
+
+    def operand(k: int) -> Expr:
+        e = lw.expr(op.operands[k])
+        if k not in (reading or ()):
+            return e
+        return lw.own(None, materialize(lw.em, e), e.element, e.shape)
+    return buf, out, operand
+
+
+def _reading(lw: Lowerer, target: Value, op: Operation, buf: Value) -> set | None:
+    """The operands of ``op`` that read ``target``'s value (held in ``buf``) when every other
+    read of it is over, else None. A use is over when it is ``np.dim`` (the shape only), the
+    destination of ``np.write_back`` (the buffer, not its value) or an op lowered before
+    ``op`` whose results are scalars or written to other buffers; a lazy result's own uses
+    are followed."""
+    reading, seen, stack = set(), {target}, [target]
+    while stack:
+        v = stack.pop()
+        for u in v.uses:
+            owner = u.owner
+            if owner is op:
+                if v is not target or u.index:
+                    reading.add(u.index)
+                continue
+            if isinstance(owner, npd.DimOp) or (isinstance(owner, npd.WriteBackOp)
+                                                 and u.index == 0):
+                continue
+            if not _before(owner, op):
+                return None
+            for r in owner.results:
+                e = lw.vals.get(r)
+                lazy = not isinstance(e, Expr) or e.buffer is None or e.buffer is buf
+                if isinstance(r.type, T.TensorType) and lazy and r not in seen:
+                    seen.add(r)
+                    stack.append(r)
+    return reading
+
+
+def _before(a: Operation, b: Operation) -> bool:
+    """Whether op ``a`` is lowered before op ``b`` (an op around ``b`` is not)."""
+    around = {}
+    x = b
+    while x is not None:
+        around[x.parent] = x
+        x = x.parent_op()
+    while a.parent not in around:
+        a = a.parent_op()
+    ops = a.parent.ops
+    mark = around[a.parent]
+    return a is not mark and ops.index(a) < ops.index(mark)
 
 
 _MISMATCH = "shape mismatch: value array of shape {v} could not be broadcast to indexing " \
@@ -123,14 +190,13 @@ def lower_scatter(lw: Lowerer, op):
     """The value's shape and the indices are checked first (no partial update on an error),
     then one sequential nest in C order writes, so the last of repeated indices wins."""
     em = lw.em
-    buf = _target_buffer(lw, op)
-    out = lw.own(op.result, buf, op.operands[0].type.element)
-    idx = lw.expr(op.operands[1])
+    buf, out, operand = _update(lw, op)
+    idx = operand(1)
     axis = op.attr("axis")
     n = out.shape[axis]
     r = idx.rank
     shape = tuple(out.shape[:axis]) + tuple(idx.shape) + tuple(out.shape[axis + 1:])
-    v = _fit(em, lw.expr(op.operands[2]), shape, _MISMATCH)  # NumPy checks the value first
+    v = _fit(em, operand(2), shape, _MISMATCH)  # NumPy checks the value first
     wrap = checked_index_array(em, idx, n, op.attr("index_axis", axis))
 
     def store(ridx):
@@ -145,9 +211,8 @@ def lower_mask_assign(lw: Lowerer, op):
     """Mask dims checked, the true elements counted, the value checked against the count,
     then the selected rows written in C order."""
     em = lw.em
-    buf = _target_buffer(lw, op)
-    out = lw.own(op.result, buf, op.operands[0].type.element)
-    mask, v = lw.expr(op.operands[1]), lw.expr(op.operands[2])
+    buf, out, operand = _update(lw, op)
+    mask, v = operand(1), operand(2)
     k = mask.rank
     for a in range(k):
         em.check(em.cmp("eq", out.shape[a], mask.shape[a]), "IndexError",
@@ -178,12 +243,9 @@ def lower_mask_assign(lw: Lowerer, op):
 
 @rule(npd.WriteBackOp)
 def lower_write_back(lw: Lowerer, op):
-    em = lw.em
-    dst = lw.expr(op.operands[0])
-    src = lw.expr(op.operands[1])
-    if src.buffer is not None and src.buffer is dst.buffer:
-        return []
-    em.nest(dst.shape, lambda idx: em.store(src.load(idx), dst.buffer, idx), parallel=True)
+    """Deferred to the function's return (``Lowerer.write_back``), after its results: a
+    result may read the parameter's old elements (``t = a * 2; a[:] = 0; return t``)."""
+    lw.write_backs.append((lw.expr(op.operands[0]), lw.expr(op.operands[1])))
     return []
 
 

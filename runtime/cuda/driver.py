@@ -140,9 +140,10 @@ class Runtime:
     def synchronize(self) -> None:
         _call("cuStreamSynchronize", self.stream)
 
-    def launch(self, fn, blocks: int, threads: int, params: list, status, out=None) -> None:
+    def launch(self, fn, blocks, threads, params: list, status, out=None) -> None:
         """Queue ``fn`` on the stream with ``params`` (DeviceArrays expand to their
-        descriptor fields, NumPy scalars pass by value), then ``status`` and ``out``."""
+        descriptor fields, NumPy scalars pass by value), then ``status`` and ``out``.
+        ``blocks`` and ``threads``: an int (x only) or an ``(x, y, z)`` tuple."""
         cvals = []
         for p in params:
             if hasattr(p, "descriptor_fields"):
@@ -155,8 +156,9 @@ class Runtime:
             cvals.append(ctypes.c_uint64(out.ptr))
         argv = (ctypes.c_void_p * len(cvals))(*[ctypes.addressof(c) for c in cvals])
         self.activate()
-        _call("cuLaunchKernel", fn, blocks, 1, 1, threads, 1, 1, 0, self.stream,
-              ctypes.addressof(argv), 0)
+        grid = (blocks, 1, 1) if isinstance(blocks, int) else tuple(blocks)
+        block = (threads, 1, 1) if isinstance(threads, int) else tuple(threads)
+        _call("cuLaunchKernel", fn, *grid, *block, 0, self.stream, ctypes.addressof(argv), 0)
 
 
 _CTYPES = {"f4": ctypes.c_float, "f8": ctypes.c_double, "i1": ctypes.c_int8,

@@ -4,14 +4,33 @@ Arguments exposing ``__cuda_array_interface__`` are used in place; NumPy arrays 
 the device and, when the function writes into them, copied back. Results are NumPy arrays
 when every array argument was a NumPy array, DeviceArrays otherwise; scalars are NumPy
 scalars. Raises RuntimeError("no CUDA device: ...") without a GPU.
+
+A failed run-time check (in a kernel, through the status block, or on the host) raises the
+exception of the CPU path (``status_error``): the check's kind and message, then the file,
+line and column of the user's code with the source line and a caret.
 """
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
+from ..abi import _where
 from . import driver
 from .memory import to_device
+
+
+def status_error(errors: list, code: int, params: list) -> Exception:
+    """The exception of status ``code`` (1-based) with message ``params``; ``errors[code - 1]
+    = (exception name, str.format message, (file, line, col))``, the CPU path's table."""
+    if not 0 < code <= len(errors):
+        return RuntimeError(f"a GPU kernel returned unknown status {code}")
+    kind, message, loc = errors[code - 1]
+    cls = getattr(builtins, kind, None)
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        cls = RuntimeError
+    return cls(message.format(*params) + _where(loc))
 
 
 class GPUFunction:

@@ -2,11 +2,14 @@
 
 ``compile_module(module, arch=None)`` partitions each function into kernels and host work
 (``partition.py``), emits the kernels with llvmlite's NVPTX target (``kernels.py``,
-``reduce.py``), links libdevice when math functions need it, optimizes at O3 and returns a
-``PTXModule``: ``.ptx`` (the PTX text), ``.llvm_ir``, ``.asm`` (= ``.ptx``), ``.arch``,
-``.kernels`` and ``.entry(name, ...)``, a callable that runs the host program
+``reduce.py``, ``matmul.py``), links libdevice when math functions need it, optimizes at O3
+and returns a ``PTXModule``: ``.ptx`` (the PTX text), ``.llvm_ir``, ``.asm`` (= ``.ptx``),
+``.arch``, ``.kernels`` and ``.entry(name, ...)``, a callable that runs the host program
 (``host.py``) on the GPU through ``runtime.cuda``. Compiling needs no GPU; calling without
 one raises RuntimeError("no CUDA device: ...").
+
+``CudaBackend(device)`` is the backend the compilation pipeline uses for ``target="cuda"``:
+its ``prepare`` rewrites the tensor-level module before lowering (``matmul.prepare``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import numpy as np
 from ... import types as T
 from ..llvm.errors import error_table
 from . import kernels as K
+from . import matmul as MM
 from .host import HostProgram
 from .partition import Partition
 from .target import arch as resolve_arch
@@ -41,7 +45,8 @@ class PTXModule:
     def __init__(self, module, sm: str, device: int = 0):
         self.arch = sm
         self.target = CudaTarget(sm, device)
-        self.errors = error_table(module)
+        self.errors = [(kind, message, (loc.file, loc.line, loc.col))
+                       for kind, message, loc in error_table(module)]
         mod = K.PTXModuleEmitter(module, sm)
         self.partitions = {}
         self.kernels = []
@@ -51,6 +56,8 @@ class PTXModule:
             for k, consts, extra in part.plans:
                 if k.kind == "parallel":
                     K.emit_parallel(mod, k, extra, consts)
+                elif k.kind == "matmul":
+                    MM.emit_matmul(mod, k)
                 elif k.kind == "reduce":
                     K.emit_reduce(mod, k, extra, consts)
                 else:
@@ -108,4 +115,20 @@ def compile_module(module, arch: str | None = None, device: int = 0) -> PTXModul
     return PTXModule(module, resolve_arch(arch), device)
 
 
-__all__ = ["CudaTarget", "PTXModule", "compile_module"]
+class CudaBackend:
+    """The pipeline's backend for device ``device``: ``prepare(tensor module)`` before
+    lowering, then ``backend(loop module) -> PTXModule``."""
+
+    def __init__(self, device: int = 0):
+        self.device = device
+
+    @staticmethod
+    def prepare(module):
+        """The tensor-level rewrites of the CUDA target (``matmul.prepare``)."""
+        return MM.prepare(module)
+
+    def __call__(self, module) -> PTXModule:
+        return compile_module(module, None, self.device)
+
+
+__all__ = ["CudaBackend", "CudaTarget", "PTXModule", "compile_module"]

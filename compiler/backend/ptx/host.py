@@ -10,13 +10,15 @@ kernels are queued without waiting.
 
 from __future__ import annotations
 
-import builtins
-
 import numpy as np
+
+from runtime.cuda.launcher import status_error
 
 from ... import types as T
 from ...ir.interpreter import Interpreter, storage_dtype
+from . import matmul as MM
 from . import reduce as R
+from .kernels import check_ids
 
 THREADS = 256
 MAX_REDUCE_BLOCKS = 1024
@@ -40,6 +42,7 @@ class HostProgram:
         self.func = func
         self.part = partition
         self.errors = errors
+        self.check_ids = check_ids(module)
         self._interp = Interpreter(module)
 
     def run(self, rt, functions: dict, args: list) -> list:
@@ -74,6 +77,10 @@ class HostProgram:
             return [self.rt.empty(shape, storage_dtype(t.element))]
         if name == "memref.dealloc":
             xs[0].free()
+            return []
+        if name == "grafo.check":
+            if not xs[0]:
+                raise status_error(self.errors, self.check_ids[op], [int(x) for x in xs[1:]])
             return []
         if name == "memref.dim":
             return [xs[0].shape[xs[1]]]
@@ -118,6 +125,11 @@ class HostProgram:
                 self.rt.launch(fn, blocks, THREADS, params, self.status)
             self._check(k)
             return [env[v] for v in op.iter_inits]
+        if k.kind == "matmul":
+            blocks, threads = MM.grid(params[2].shape)
+            if all(blocks):
+                self.rt.launch(fn, blocks, threads, params, self.status)
+            return []
         if k.kind == "serial":
             raw = self._run_with_out(fn, 1, 1, params, len(k.outputs))
             self._check(k)
@@ -153,9 +165,7 @@ class HostProgram:
         block = self.status.read().view(np.uint8)
         code = int(block[:4].view(np.int32)[0])
         if code:
-            kind, message, _ = self.errors[code - 1]
-            params = [int(p) for p in block[8:40].view(np.int64)]
-            raise getattr(builtins, kind)(message.format(*params))
+            raise status_error(self.errors, code, [int(p) for p in block[8:40].view(np.int64)])
 
 
 def _all(op):

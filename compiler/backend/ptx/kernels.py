@@ -65,7 +65,7 @@ class PTXModuleEmitter(ModuleEmitter):
         self.ll = ir.Module(name="grafo_ptx")
         self.ll.triple = TRIPLE
         self.ll.data_layout = str(target_machine(sm).target_data)
-        self.check_ids = {op: k for k, op in enumerate(check_ops(module), 1)}
+        self.check_ids = check_ids(module)
         self.print_ids = {}
         self.functions = {f.sym_name: f for f in module.functions()}
         self._impls, self._outlined = {}, 0
@@ -89,6 +89,17 @@ class PTXModuleEmitter(ModuleEmitter):
         g.initializer = ir.Constant(ir.ArrayType(ty, n), None)
         g.align = 8
         return g
+
+    def shared_slot(self, b: ir.IRBuilder, g: ir.GlobalVariable, i: ir.Value) -> ir.Value:
+        """A pointer (address space 3) to element ``i`` of the shared array ``g``."""
+        slot = b.gep(g, [ir.Constant(I64, 0), i], source_etype=g.value_type)
+        slot.type = ir.PointerType(addrspace=3)   # opaque, as llvmlite types geps
+        return slot
+
+
+def check_ids(module: ModuleOp) -> dict:
+    """``{grafo.check op: status code}``, codes from 1 in the error table's order."""
+    return {op: k for k, op in enumerate(check_ops(module), 1)}
 
 
 def _libdevice(name: str):
@@ -217,23 +228,28 @@ class KernelEmitter(Emitter):
 
     def grid_loop(self, total, body, carried=()) -> list:
         """``for linear in range(gid, total, stride): carried = body(linear, *carried)``."""
-        b = self.b
         start, stride = self.global_id()
+        return self.loop(start, total, stride, body, carried)
+
+    def loop(self, start, end, step, body, carried=()) -> list:
+        """``for i in range(start, end, step): carried = body(i, *carried)`` (``i64``, a
+        positive ``step``); returns the final carried values."""
+        b = self.b
         pre = b.block
-        head, loop, done = (self.new_block(n) for n in ("grid.head", "grid.body", "grid.end"))
+        head, loop, done = (self.new_block(n) for n in ("loop.head", "loop.body", "loop.end"))
         b.branch(head)
         b.position_at_end(head)
-        lin = b.phi(I64)
-        lin.add_incoming(start, pre)
+        i = b.phi(I64)
+        i.add_incoming(start, pre)
         phis = []
         for c in carried:
             p = b.phi(c.type)
             p.add_incoming(c, pre)
             phis.append(p)
-        b.cbranch(b.icmp_signed("<", lin, total), loop, done)
+        b.cbranch(b.icmp_signed("<", i, end), loop, done)
         b.position_at_end(loop)
-        nxt = body(lin, *phis) or []
-        lin.add_incoming(b.add(lin, stride), b.block)
+        nxt = body(i, *phis) or []
+        i.add_incoming(b.add(i, step), b.block)
         for p, v in zip(phis, nxt, strict=True):
             p.add_incoming(v, b.block)
         b.branch(head)
@@ -302,5 +318,5 @@ def emit_reduce(mod: PTXModuleEmitter, k: Kernel, groups: list, constants: list)
     ke.finish()
 
 
-__all__ = ["GLOBAL", "Kernel", "KernelEmitter", "PTXModuleEmitter", "STATUS", "emit_parallel",
-           "emit_reduce", "emit_serial"]
+__all__ = ["GLOBAL", "Kernel", "KernelEmitter", "PTXModuleEmitter", "STATUS", "check_ids",
+           "emit_parallel", "emit_reduce", "emit_serial"]

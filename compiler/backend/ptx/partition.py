@@ -9,6 +9,8 @@ Walking the function body in order, each top-level op is
   are independent (no carried values but buffers passed through unchanged; no buffer both
   stored and loaded; every store's indices depend on the loop variable), with the perfectly
   nested parallel loops below it flattened into one iteration space;
+- a ``matmul`` kernel: an ``scf.for`` marked ``grafo.matmul`` (``matmul.py``), its params
+  the memrefs ``A, B, C``;
 - a ``reduce`` kernel: an ``scf.for`` whose carried values are reductions (``reduce.py``);
 - a ``serial`` kernel (one thread): any other op that reads or writes memory.
 """
@@ -16,6 +18,7 @@ Walking the function body in order, each top-level op is
 from __future__ import annotations
 
 from ... import types as T
+from . import matmul as MM
 from . import reduce as R
 from .kernels import Kernel
 
@@ -142,6 +145,12 @@ class Partition:
             raise NotImplementedError(f"{op.loc}: calls between compiled functions are not "
                                       f"supported by the CUDA back end")
         inner = list(nested(op))
+        if op.name == "scf.for" and MM.MARK in op.attributes:
+            k = Kernel(f"{self.func.sym_name}_k{len(self.kernels)}", "matmul", op,
+                       MM.operands(op))
+            self.kernels[op] = k
+            self.plans.append((k, [], None))
+            return
         if op.name == "scf.for" and is_parallel(op):
             loops = _chain(op)
             k, consts = self._new("parallel", op, dims=[tuple(lp.operands[:3]) for lp in loops])

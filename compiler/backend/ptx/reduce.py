@@ -166,9 +166,7 @@ def block_reduce(ke, v, combiner: str, smem_name: str, slot: int, slots: int) ->
     v = warp_reduce(ke, v, combiner)
 
     def at(i):
-        slot = b.gep(smem, [ir.Constant(I64, 0), i], source_etype=smem.value_type)
-        slot.type = ir.PointerType(addrspace=3)   # opaque, as llvmlite types geps
-        return slot
+        return mod.shared_slot(b, smem, i)
     with b.if_then(b.icmp_unsigned("==", lane, ir.Constant(I64, 0))):
         b.store(b.zext(v, store_ty) if ty == I1 else v, at(warp))
     b.call(barrier, [])
