@@ -6,7 +6,9 @@ SHA-256 of everything the native code depends on:
 
 - the source of the function and of every plain Python function it reaches through its
   globals and closure (by the names its code uses, recursively), plus the values of the
-  simple globals it reads (numbers, strings, arrays, modules and library objects by name);
+  simple globals it reads (numbers, strings, arrays, modules and library objects by name),
+  and what it reads through attributes of user modules (``helper.h``, ``helper.SCALE``),
+  described the same way;
 - the argument types and trace-time Python constants, the parameter names, the pass
   pipeline;
 - the versions of grafo, the artifact format, NumPy and llvmlite;
@@ -20,10 +22,12 @@ never read a partial entry; an unreadable or damaged entry is compiled and writt
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import inspect
 import os
 import sys
+import textwrap
 import types
 import warnings
 
@@ -86,6 +90,46 @@ def _describe(value, pending: list) -> str:
     raise _Unstable(type(value).__name__)
 
 
+def _user_module(value) -> bool:
+    return (isinstance(value, types.ModuleType)
+            and value.__name__.split(".")[0] not in sys.stdlib_module_names
+            and value.__name__.split(".")[0] not in ("numpy", "compiler", "runtime"))
+
+
+def _attribute_chains(source: str, roots: dict) -> list:
+    """The sorted dotted names ``m.a.b`` in ``source`` whose root names a user module in
+    ``roots`` ({name: value}); raises _Unstable when the source does not parse and such a
+    module is in ``roots``."""
+    if not any(_user_module(v) for v in roots.values()):
+        return []
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except SyntaxError as e:
+        raise _Unstable(str(e)) from None
+    chains = set()
+    for node in ast.walk(tree):
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if parts and isinstance(node, ast.Name) and _user_module(roots.get(node.id)):
+            chains.add(".".join([node.id, *reversed(parts)]))
+    return sorted(chains)
+
+
+def _describe_chain(chain: str, roots: dict, pending: list) -> str:
+    """The descriptions of the values along ``chain``, through modules only."""
+    name, *attrs = chain.split(".")
+    value, out = roots[name], []
+    for attr in attrs:
+        if not isinstance(value, types.ModuleType) or not hasattr(value, attr):
+            break
+        value = getattr(value, attr)
+        name = f"{name}.{attr}"
+        out.append(f"{name} = {_describe(value, pending)}")
+    return "\n".join(out)
+
+
 def _source_digest(fn) -> str:
     """The SHA-256 of ``fn``'s source and of what it reaches (see the module docstring)."""
     h = hashlib.sha256()
@@ -101,6 +145,7 @@ def _source_digest(fn) -> str:
             raise _Unstable(str(e)) from None
         h.update(f"{f.__module__}.{f.__qualname__}\n{source}\n".encode())
         cells = dict(zip(f.__code__.co_freevars, f.__closure__ or (), strict=True))
+        roots = {}
         for name in sorted(_code_names(f.__code__)):
             if name in cells:
                 try:
@@ -111,7 +156,10 @@ def _source_digest(fn) -> str:
                 value = f.__globals__[name]
             else:
                 continue
+            roots[name] = value
             h.update(f"{name} = {_describe(value, pending)}\n".encode())
+        for chain in _attribute_chains(source, roots):
+            h.update(f"{_describe_chain(chain, roots, pending)}\n".encode())
     return h.hexdigest()
 
 
@@ -154,7 +202,7 @@ def load_or_compile(function, args: list):
     if data is not None:
         from .aot.loaded import ArtifactCompiled
         try:
-            compiled = ArtifactCompiled(data)
+            compiled = ArtifactCompiled(data, function.python_function)
         except (ArtifactError, ValueError):
             compiled = None
         if compiled is not None:

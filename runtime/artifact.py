@@ -5,7 +5,8 @@ An artifact is a zip file with fixed member names:
 - ``manifest.json``: format name and version, grafo version, target (triple, CPU name, LLVM
   feature names), the native code's kind, every entry point (C symbol, parameter names, input
   and result dtypes/shapes, Python scalar kinds, ``result_tuple``, ``result_structure`` (see
-  ``results.py``), the error table) and the SHA-256 of the payload;
+  ``results.py``), the error table) and the SHA-256 of the manifest and payload (see
+  ``payload_digest``);
 - ``lib/libgrafo.so`` (a shared library) or ``lib/grafo.o`` (a relocatable object, when no
   linker for the target was found at save time);
 - ``include/grafo.h``: the C declarations of the entry points;
@@ -36,7 +37,7 @@ from .abi import ArraySpec, NativeFunction, ScalarSpec
 from .results import bind_globals, namespace, packer
 
 FORMAT = "grafo-artifact"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 HEADER = "include/grafo.h"
 SHARED_LIBRARY = "lib/libgrafo.so"
@@ -66,7 +67,7 @@ class CorruptArtifactError(ArtifactError):
 
 
 class ChecksumError(CorruptArtifactError):
-    """The payload does not match the SHA-256 recorded in the manifest."""
+    """The manifest or payload does not match the SHA-256 recorded in the manifest."""
 
 
 class FormatVersionError(ArtifactError):
@@ -85,14 +86,24 @@ class NotLinkedError(ArtifactError):
     """The artifact holds a relocatable object file, not a loadable shared library."""
 
 
-def payload_digest(members: Mapping) -> str:
-    """The SHA-256 (hex) of every member but the manifest, by name order; each member
-    contributes its name, its length and its bytes."""
+def canonical_manifest(manifest: Mapping) -> bytes:
+    """The canonical JSON of ``manifest`` without its ``payload.sha256`` field."""
+    stripped = dict(manifest)
+    payload = stripped.get("payload")
+    if isinstance(payload, dict):
+        stripped["payload"] = {k: v for k, v in payload.items() if k != "sha256"}
+    return json.dumps(stripped, sort_keys=True, separators=(",", ":")).encode()
+
+
+def payload_digest(members: Mapping, manifest: Mapping) -> str:
+    """The SHA-256 (hex) of the canonical manifest (``canonical_manifest``) and of every
+    member but the manifest, by name order; each part contributes its name, its length and
+    its bytes."""
     h = hashlib.sha256()
-    for name in sorted(members):
-        if name == MANIFEST:
-            continue
-        data = members[name]
+    parts = {MANIFEST: canonical_manifest(manifest)}
+    parts.update((name, data) for name, data in members.items() if name != MANIFEST)
+    for name in sorted(parts, key=lambda n: (n != MANIFEST, n)):
+        data = parts[name]
         h.update(name.encode() + b"\0" + len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()
@@ -151,11 +162,13 @@ class Artifact:
                 f"{', '.join(missing)}, which this CPU lacks; compile it for this machine "
                 f"(target 'cpu') or for a lower CPU level such as 'x86-64-v2'")
 
-    def open_library(self) -> Library:
+    def open_library(self, namespaces: Mapping | None = None) -> Library:
         """Check the target, load the shared library and return its entry points.
 
-        Raises TargetMismatchError, MissingCPUFeaturesError, NotLinkedError, or
-        ArtifactError when the dynamic loader rejects the library."""
+        ``namespaces`` ({module name: globals dict}) are where entry points rebind module
+        globals; other modules are imported. Raises TargetMismatchError,
+        MissingCPUFeaturesError, NotLinkedError, or ArtifactError when the dynamic loader
+        rejects the library."""
         self.check_target()
         native = self.manifest["native"]
         if native["kind"] != "shared_library":
@@ -167,7 +180,8 @@ class Artifact:
             if native.get("threads_symbol"):
                 parallel.bind(ctypes.addressof(ctypes.c_void_p.in_dll(
                     lib, native["threads_symbol"])))
-            functions = {e["name"]: LoadedFunction(e, lib) for e in self.entries}
+            functions = {e["name"]: LoadedFunction(e, lib, namespaces)
+                         for e in self.entries}
         except (AttributeError, ValueError) as e:
             raise CorruptArtifactError(f"{self.source}: missing symbol ({e})") from None
         return Library(functions, self)
@@ -217,9 +231,9 @@ def read(source) -> Artifact:
         raise CorruptArtifactError(f"{where}: malformed manifest (bad field {e})") from None
     if listed != set(members) - {MANIFEST}:
         raise ChecksumError(f"{where}: payload members differ from the manifest's list")
-    if payload_digest(members) != expected:
-        raise ChecksumError(f"{where}: payload checksum mismatch (SHA-256 differs from the "
-                            f"manifest): the file is corrupt")
+    if payload_digest(members, manifest) != expected:
+        raise ChecksumError(f"{where}: manifest or payload checksum mismatch (SHA-256 differs "
+                            f"from the manifest's): the file is corrupt")
     return Artifact(manifest, members, where)
 
 
@@ -291,10 +305,12 @@ class LoadedFunction:
     Attributes: ``name``, ``signature``, ``arg_names``, ``record`` (the manifest entry),
     ``native`` (the ``runtime.abi.NativeFunction``). Raises what the ConcreteFunction raises:
     TypeError for mismatched arguments, the Python exception of a failed run-time check
-    (IndexError ...) with the source location, MemoryError.
+    (IndexError ...) with the source location, MemoryError. Module globals the function
+    rebinds are assigned in ``namespaces`` ({module name: globals dict}) when it names their
+    module, else in the imported module.
     """
 
-    def __init__(self, record: dict, lib: ctypes.CDLL):
+    def __init__(self, record: dict, lib: ctypes.CDLL, namespaces: Mapping | None = None):
         self.record = record
         self.name = record["function"]
         self.signature = record.get("signature", "")
@@ -314,7 +330,7 @@ class LoadedFunction:
                                      [spec_of(s) for s in record["results"]], errors,
                                      name=self.name, keepalive=lib)
         self._run = self.native if not keys else _bind_globals(
-            self.native, keys, len(record["results"]) - len(keys))
+            self.native, keys, len(record["results"]) - len(keys), namespaces or {})
 
     def __call__(self, *args):
         if self._constants and len(args) == len(self._params) != len(self.arg_names):
@@ -335,11 +351,16 @@ class LoadedFunction:
         return f"<runtime.LoadedFunction {self.name}({self.signature})>"
 
 
-def _bind_globals(native, keys: list, n_results: int):
+def _bind_globals(native, keys: list, n_results: int, namespaces: Mapping):
     """``native`` passing and updating the module globals ``keys`` ("module:name", see
-    ``results.bind_globals``); raises ImportError on a call when a module is not importable."""
+    ``results.bind_globals``) in ``namespaces`` or the imported modules; raises ImportError
+    on a call when a module is not importable."""
+    def slot(key):
+        module, name = key.rsplit(":", 1)
+        return (namespaces[module] if module in namespaces else namespace(module)), name
+
     try:
-        slots = [(namespace(k.rsplit(":", 1)[0]), k.rsplit(":", 1)[1]) for k in keys]
+        slots = [slot(k) for k in keys]
     except ImportError as e:
         reason = str(e)
 

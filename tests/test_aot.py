@@ -5,6 +5,7 @@ import inspect
 import io
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -36,8 +37,9 @@ def artifact(dot_cf, tmp_path_factory):
     return path
 
 
-def rewrite(path, out, edit_manifest=None, edit_members=None):
-    """Copy an artifact with an edited manifest and/or members (zip CRCs stay valid)."""
+def rewrite(path, out, edit_manifest=None, edit_members=None, resign=False):
+    """Copy an artifact with an edited manifest and/or members (zip CRCs stay valid); with
+    ``resign`` the recorded SHA-256 is recomputed for the edited contents."""
     with zipfile.ZipFile(path) as zf:
         members = {n: zf.read(n) for n in zf.namelist()}
     manifest = json.loads(members[MANIFEST])
@@ -45,6 +47,8 @@ def rewrite(path, out, edit_manifest=None, edit_members=None):
         edit_members(members)
     if edit_manifest:
         edit_manifest(manifest)
+    if resign:
+        manifest["payload"]["sha256"] = payload_digest(members, manifest)
     members[MANIFEST] = json.dumps(manifest).encode()
     with zipfile.ZipFile(out, "w") as zf:
         for name, data in members.items():
@@ -209,6 +213,20 @@ def test_checksum_mismatch(artifact, tmp_path):
         runtime.load(bad)
 
 
+@pytest.mark.parametrize("edit", [
+    lambda m: m["entries"][0]["results"][0].update(dtype="int8"),
+    lambda m: m["entries"][0]["results"][0].update(shape=[None, None, None]),
+    lambda m: m["entries"][0]["inputs"][0].update(shape=[None, None]),
+    lambda m: m["entries"][0].update(result_tuple=not m["entries"][0]["result_tuple"]),
+])
+def test_edited_manifest_fails_checksum(artifact, tmp_path, edit):
+    # Regression: the checksum covered only the payload, so an edited manifest (result
+    # dtypes, ranks) was trusted and native buffers were read out of bounds.
+    bad = rewrite(artifact, tmp_path / "e.grafo", edit_manifest=edit)
+    with pytest.raises(runtime.ChecksumError, match="checksum mismatch"):
+        runtime.load(bad)
+
+
 def test_unknown_format_version(artifact, tmp_path):
     bad = rewrite(artifact, tmp_path / "v.grafo",
                   edit_manifest=lambda m: m.update(format_version=99))
@@ -241,7 +259,8 @@ def test_missing_cpu_features(artifact, tmp_path):
     if runtime.cpu.host_arch() != "x86_64" or not lacking:
         pytest.skip("needs an x86-64 CPU lacking some feature")
     bad = rewrite(artifact, tmp_path / "f.grafo",
-                  edit_manifest=lambda m: m["target"]["features"].append(lacking[0]))
+                  edit_manifest=lambda m: m["target"]["features"].append(lacking[0]),
+                  resign=True)
     with pytest.raises(runtime.MissingCPUFeaturesError, match=lacking[0].replace(".", r"\.")):
         runtime.load(bad)
 
@@ -348,7 +367,7 @@ def test_artifact_bytes_are_a_zip_with_fixed_members(artifact):
     assert {"manifest.json", "include/grafo.h", "lib/libgrafo.so", "ir/dot_at.optimized.mlir",
             "ir/dot_at.loops.mlir", "llvm/dot_at.ll"} == names
     art = runtime.artifact.read(artifact)
-    assert art.manifest["payload"]["sha256"] == payload_digest(art.members)
+    assert art.manifest["payload"]["sha256"] == payload_digest(art.members, art.manifest)
     entry = art.entries[0]
     assert entry["symbol"] == "grafo_dot_at" and entry["params"] == ["x", "y"]
     assert entry["inputs"][0] == {"name": "x", "dtype": "float32", "shape": [None],
@@ -357,3 +376,18 @@ def test_artifact_bytes_are_a_zip_with_fixed_members(artifact):
     assert textwrap.dedent(entry["errors"][1]["source"]).strip().endswith("x[3]")
     assert "int32_t grafo_dot_at(grafo_memref_1d *x, grafo_memref_1d *y, float *result0, " \
            "grafo_status *status);" in art.header
+
+
+def test_saving_a_function_with_a_variable_is_a_clear_error(tmp_path):
+    # Regression: saving/pickling failed with an internal zip() ValueError.
+    v = compiler.Variable(np.zeros(3, np.float32))
+
+    def uses_variable(x):
+        v.assign_add(x)
+        return v.value * 2
+
+    cf = compiler.compile(uses_variable, "f32[3]")
+    with pytest.raises(TypeError, match="compiler.Variable cannot be saved yet"):
+        cf.save(tmp_path / "v.grafo")
+    with pytest.raises(TypeError, match="compiler.Variable cannot be saved yet"):
+        pickle.dumps(cf)

@@ -93,3 +93,23 @@ def test_uncacheable_function_still_compiles(tmp_path, monkeypatch):
     assert cache.key(F.smooth, ["x"], [], None) is None
     f = compiler.function(F.affine, cache=True)
     np.testing.assert_allclose(f(np.ones(2), np.ones(2)), F.affine(np.ones(2), np.ones(2)))
+
+
+def test_key_covers_module_attributes(tmp_path, monkeypatch):
+    # Regression: a module reached through a global was hashed by name only, so edits to
+    # `helper.h` / `helper.SCALE` read as `helper.h(x) + helper.SCALE` reused stale code.
+    (tmp_path / "grafo_key_helper.py").write_text(
+        "SCALE = 10\ndef h(x):\n    return x * 2\ndef h5(x):\n    return x * 5\n")
+    (tmp_path / "grafo_key_main.py").write_text(
+        "import grafo_key_helper as helper\n"
+        "def f(x):\n    return helper.h(x) + helper.SCALE\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import grafo_key_helper as helper
+    import grafo_key_main as main
+    base = cache.key(main.f, ["x"], [], None)
+    assert base is not None and cache.key(main.f, ["x"], [], None) == base
+    monkeypatch.setattr(helper, "SCALE", 100)
+    scaled = cache.key(main.f, ["x"], [], None)
+    assert scaled not in (None, base)
+    monkeypatch.setattr(helper, "h", helper.h5)
+    assert cache.key(main.f, ["x"], [], None) not in (None, base, scaled)

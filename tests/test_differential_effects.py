@@ -42,6 +42,11 @@ def print_tuple_and_bool(x):
     print((x.min(), x[1]), x > 0, (1,), ())
 
 
+def print_lists(x):
+    """Lists print as lists, not tuples (also after + and *)."""
+    print([1, 2], [x[0], x[1]], [], [x[0]], ([1], (2,)), [1] + [x[1]], [0] * 2)
+
+
 def print_python_scalars(a):
     print(1, 2.5, True, None, "text", a, a + 1, a / 3, 10 // 3)
 
@@ -308,7 +313,8 @@ def recursion_with_array(x):
 EFFECTS = [
     (print_array_and_scalars, (F32,)), (print_array_and_scalars, (I32,)),
     (print_sep_end, (F64, np.int64(7))), (print_sep_end, (F64, 7)),
-    (print_tuple_and_bool, (F32,)), (print_python_scalars, (np.float32(1.5),)),
+    (print_tuple_and_bool, (F32,)), (print_lists, (F32,)),
+    (print_python_scalars, (np.float32(1.5),)),
     (print_python_scalars, (4,)), (print_in_loop, (F64,)), (print_in_branches, (np.int8(-3),)),
     (print_in_branches, (np.float64(2.0),)), (print_views_and_results, (M,)),
     (print_dtypes, (U8, B, I32)), (print_zero_d, (F32,)), (print_order_with_mutation, (F64,)),

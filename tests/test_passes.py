@@ -186,6 +186,42 @@ def test_no_fold_of_weak_int_division_by_zero():
     assert returned(f)[0].owner_op().name == "np.floor_divide"
 
 
+def _raw_int_const(b, value, t, cls=npd.ConstantOp):
+    from compiler.ir.attributes import IntegerAttr
+    return b.create(cls, [], {"value": IntegerAttr(value, t)}, [t]).result
+
+
+def test_verifier_rejects_integer_constants_that_do_not_fit():
+    """np.constant takes the dtype's range; signless arith.constant also the unsigned one."""
+    for cls, ok, bad in ((npd.ConstantOp, (-128, 127), (128, -129, 10 ** 23)),
+                         (arith.ConstantOp, (-128, 255), (256, -129, 10 ** 23))):
+        for value in ok:
+            module, f, b, _ = make_func([], [T.i8])
+            ret(b, _raw_int_const(b, value, T.i8, cls))
+            verify(module)
+        for value in bad:
+            module, f, b, _ = make_func([], [T.i8])
+            ret(b, _raw_int_const(b, value, T.i8, cls))
+            with pytest.raises(VerifyError, match=f"t.py:1:1: .*{value} does not fit"):
+                verify(module)
+
+
+def test_fold_and_canonicalize_never_raise_on_out_of_range_integer_constants():
+    module, f, b, _ = make_func([], [T.i8])
+    big = _raw_int_const(b, 10 ** 23, T.i8)
+    r = b.create(npd.MultiplyOp, [big, const(b, 1, T.i8)]).result
+    ret(b, b.create(npd.AddOp, [r, big]).result)
+    PassManager.parse("canonicalize,fold").run(module)
+    assert returned(f)[0].owner_op().name == "np.add"
+
+
+def test_fold_reads_signless_unsigned_range_as_twos_complement():
+    from compiler.passes.fold import numpy_value
+    from compiler.ir.attributes import IntegerAttr
+    got = numpy_value(IntegerAttr(255, T.i8), T.i8)
+    assert got.dtype == np.int8 and got == -1
+
+
 def test_no_fold_of_large_tensor():
     n = MAX_FOLD_ELEMENTS + 1
     t = T.TensorType((n,), T.f32)

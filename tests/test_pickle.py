@@ -89,3 +89,31 @@ def test_dask_map_blocks_on_process_cluster():
     assert len(states) == 2
     assert [tuple(s) for s in states.values()] == [(False, False)] * 2
     assert f.tracing_count == 1
+
+
+SPAWN_SCRIPT = """
+import multiprocessing as mp
+import numpy as np
+import compiler
+G = 0
+def fg(x):
+    global G
+    G += 1
+    return x + G
+def work(fn):
+    return float(fn(np.ones(1))[0]), fg.__globals__["G"]
+if __name__ == "__main__":
+    cf = compiler.compile(fg, "f64[?]")
+    with mp.get_context("spawn").Pool(1) as pool:
+        print(pool.map(work, [cf, cf], chunksize=1))
+"""
+
+
+def test_unpickled_function_rebinds_its_own_globals_under_spawn(tmp_path):
+    # Regression: a spawn worker's __main__ functions have globals apart from
+    # sys.modules["__main__"]; rebinding wrote there, so the function never saw its updates.
+    script = tmp_path / "spawn_main.py"
+    script.write_text(SPAWN_SCRIPT)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, check=True,
+                         text=True, env={**os.environ, "PYTHONPATH": ROOT})
+    assert out.stdout.strip() == "[(2.0, 1), (3.0, 2)]"

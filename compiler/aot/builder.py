@@ -112,8 +112,8 @@ def build(functions) -> bytes:
     """The artifact bytes of ``functions`` (a ConcreteFunction, a list of them, or a dict
     {entry name: ConcreteFunction}); all must be compiled for one target.
 
-    Raises ValueError for mixed targets or invalid entry names, RuntimeError when linking
-    the shared library fails."""
+    Raises ValueError for mixed targets or invalid entry names, TypeError for a function
+    that uses a ``compiler.Variable``, RuntimeError when linking the shared library fails."""
     from .. import __version__
     named = _named(functions)
     target = target_of(named[0][1])
@@ -123,6 +123,9 @@ def build(functions) -> bytes:
             raise ValueError(f"cannot save functions of different targets in one artifact: "
                              f"{named[0][0]} is for {target.name!r}, {name} for "
                              f"{target_of(cf).name!r}")
+        if getattr(cf, "variables", None):
+            raise TypeError(f"cannot save or pickle {name}: functions that use "
+                            f"compiler.Variable cannot be saved yet")
         record = entry_record(cf)
         record.update(name=name, symbol=f"grafo_{name}")
         entries.append(record)
@@ -145,7 +148,9 @@ def build(functions) -> bytes:
                 "grafo_version": __version__, "target": target.manifest(), "native": native,
                 "header": HEADER, "entries": entries}
     members[HEADER] = header(manifest).encode()
-    manifest["payload"] = {"sha256": payload_digest(members), "members": sorted(members)}
+    manifest["payload"] = {"members": sorted(members)}
+    manifest = json.loads(json.dumps(manifest))   # the form ``read`` sees
+    manifest["payload"]["sha256"] = payload_digest(members, manifest)
     members[MANIFEST] = json.dumps(manifest, indent=1).encode()
     return write_bytes(members)
 

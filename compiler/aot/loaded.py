@@ -4,6 +4,7 @@ unpickled objects): ``ArtifactCompiled`` stands in for ``pipeline.CompiledFuncti
 from __future__ import annotations
 
 import functools
+import inspect
 import time
 
 from runtime.artifact import ir_member, llvm_member, read
@@ -52,13 +53,32 @@ class ArtifactNative:
         return self._function.native.address
 
 
+def _namespaces(fn, module: str | None) -> dict:
+    """{module name: globals dict} of ``fn`` (under ``module``, its name when it was saved)
+    and of the functions it reaches; empty when ``fn`` is not a Python function."""
+    if not inspect.isfunction(fn):
+        return {}
+    from ..frontend.variables import reachable_functions
+    found = {}
+    for f in reachable_functions(fn):
+        found.setdefault(f.__globals__.get("__name__"), f.__globals__)
+    if module is not None:
+        found[module] = fn.__globals__
+    return found
+
+
 class ArtifactCompiled:
     """What ``ConcreteFunction`` needs from a compilation, read from a one-entry artifact:
     ``stages`` (optimized and loops IR), ``modules`` (parsed on demand), ``result_types``,
     ``result_tuple``, ``result_structure``, ``native``, ``callable``, ``timings``
-    ({"load": seconds}), ``record`` (the manifest entry) and ``artifact_bytes``."""
+    ({"load": seconds}), ``record`` (the manifest entry) and ``artifact_bytes``.
 
-    def __init__(self, data: bytes):
+    ``python_function``, when given, is the Python function the entry was compiled from: the
+    module globals it rebinds are assigned in its ``__globals__`` (and those of the functions
+    it reaches), as eager calls do, even where its module is not importable by name (a
+    ``__main__`` run by multiprocessing's spawn)."""
+
+    def __init__(self, data: bytes, python_function=None):
         t0 = time.perf_counter()
         artifact = read(data)
         if len(artifact.entries) != 1:
@@ -73,7 +93,8 @@ class ArtifactCompiled:
         self.result_tuple = record["result_tuple"]
         self.result_structure = record.get("result_structure")
         if artifact.manifest["target"]["name"] == "cpu":
-            function = artifact.open_library()[record["name"]]
+            namespaces = _namespaces(python_function, record.get("module"))
+            function = artifact.open_library(namespaces)[record["name"]]
             self.callable = function
         else:
             function = None

@@ -58,5 +58,5 @@ def concrete_init_args(state: dict) -> tuple:
     """The ``ConcreteFunction(...)`` arguments of a pickled state (loads the native code).
     Raises runtime.ArtifactError when the code cannot run on this machine."""
     from .loaded import ArtifactCompiled
-    return (state["python_function"].resolve(), state["params"], state["args"],
-            ArtifactCompiled(state["artifact"]))
+    fn = state["python_function"].resolve()
+    return fn, state["params"], state["args"], ArtifactCompiled(state["artifact"], fn)

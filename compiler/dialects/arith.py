@@ -24,6 +24,11 @@ class ConstantOp(Op):
     def infer(cls, operand_types, attributes):
         raise TypeError("arith.constant needs an explicit result type")
 
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import verify_integer_value
+        verify_integer_value(self, signless=True)
+
 
 class _Same(Op):
     """Result type = first operand's type."""

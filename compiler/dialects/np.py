@@ -94,9 +94,10 @@ class ConstantOp(Op):
 
     def verify(self):
         super().verify()
-        from ..ir.verifier import VerifyError
+        from ..ir.verifier import VerifyError, verify_integer_value
         if "value" not in self.attributes:
             raise VerifyError(self, "requires a 'value' attribute")
+        verify_integer_value(self, signless=False)
 
 
 class AsTypeOp(Op):

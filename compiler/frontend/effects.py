@@ -2,7 +2,8 @@
 
 Compile-time values (string literals, Python constants, global arrays) are formatted now and
 become the op's text pieces; run-time arrays and scalars are its operands, formatted by the
-runtime as NumPy/Python format them. Tuples print as Python prints them (items by ``repr``).
+runtime as NumPy/Python format them. Tuples and lists print as Python prints them (items by
+``repr``).
 """
 
 from __future__ import annotations
@@ -53,12 +54,12 @@ class _Format:
         if isinstance(v, Constant):
             self.text(str(v.value) if conversion == "s" else repr(v.value))
         elif isinstance(v, TupleValue):
-            self.text("(")
+            self.text("[" if v.is_list else "(")
             for k, item in enumerate(v.items):
                 if k:
                     self.text(", ")
                 self.value(cx, item, "r")
-            self.text(",)" if len(v.items) == 1 else ")")
+            self.text("]" if v.is_list else ",)" if len(v.items) == 1 else ")")
         elif isinstance(v, Value):
             t = T.element_type(v.type)
             self.operands.append(v)

@@ -162,11 +162,13 @@ class ExpressionMixin:
                 return tuple(Constant(x) for x in v.value)
             return None
         a, b = items(left), items(right)
+        is_list = any(isinstance(v, TupleValue) and v.is_list for v in (left, right))
         if python_op is operator.add and a is not None and b is not None:
-            return TupleValue(a + b)
+            return TupleValue(a + b, is_list)
         if python_op is operator.mul and (a is None) != (b is None):
             n = right if a is not None else left
-            return TupleValue((a or b) * A.int_constant(self, n, "a tuple repeat count"))
+            return TupleValue((a or b) * A.int_constant(self, n, "a tuple repeat count"),
+                              is_list)
         self.fail(f"operator {python_op.__name__} on a tuple is not supported",
                   "convert the tuple to an array with np.array(...)")
 

@@ -193,6 +193,22 @@ def scalar_attr(value, t: T.Type) -> Attribute:
     return IntegerAttr(int(value), t)
 
 
+def integer_bounds(t: T.Type, signless: bool) -> tuple[int, int]:
+    """Inclusive bounds of the integer values that an attribute of type ``t`` may hold.
+
+    ``signless`` (loop level, as MLIR): any value representable as a signed or an unsigned
+    N-bit integer, -2**(N-1) .. 2**N - 1. Otherwise (tensor level) the range of the NumPy
+    dtype: ``iN`` signed, ``uiN`` unsigned, ``i1`` 0..1. ``index`` is 64 bits wide."""
+    width = 64 if isinstance(t, T.IndexType) else t.width
+    if getattr(t, "unsigned", False):
+        return 0, 2 ** width - 1
+    if signless:
+        return -2 ** (width - 1), 2 ** width - 1
+    if width == 1:
+        return 0, 1
+    return -2 ** (width - 1), 2 ** (width - 1) - 1
+
+
 def attr_value(a: Attribute):
     """The Python value of a simple attribute (ints, floats, strings, arrays, types)."""
     if isinstance(a, ArrayAttr):

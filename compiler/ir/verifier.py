@@ -6,6 +6,8 @@ placed by its enclosing function (``in func @f``).
 
 from __future__ import annotations
 
+from .. import types as T
+from .attributes import IntegerAttr, integer_bounds
 from .core import Operation
 from .opdef import IsolatedFromAbove, Terminator
 
@@ -29,6 +31,19 @@ def _enclosing_function(op: Operation) -> str:
         parent = parent.parent_op()
     name = parent.attributes.get("sym_name") if parent is not None else None
     return f" (in func @{name.value})" if name is not None else ""
+
+
+def verify_integer_value(op: Operation, signless: bool) -> None:
+    """Reject an integer ``value`` attribute of ``op`` that does not fit its type (see
+    ``integer_bounds``)."""
+    attr = op.attributes.get("value")
+    if not (isinstance(attr, IntegerAttr)
+            and isinstance(attr.type, (T.IntegerType, T.IndexType))):
+        return
+    lo, hi = integer_bounds(attr.type, signless)
+    if not lo <= attr.value <= hi:
+        raise VerifyError(op, f"integer value {attr.value} does not fit its type {attr.type} "
+                              f"(range {lo}..{hi})")
 
 
 def verify(root: Operation) -> None:

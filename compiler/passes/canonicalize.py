@@ -39,9 +39,10 @@ Rewrite = Callable[[Operation], "Value | None"]
 def _all_elements(v: Value, pred) -> bool:
     """True when ``v`` is a constant (scalar or array) and ``pred`` holds for every element."""
     attr = constant_attr(v)
-    if attr is None:
+    value = None if attr is None else numpy_value(attr, v.type)
+    if value is None:
         return False
-    return bool(np.all(pred(np.asarray(numpy_value(attr, v.type)))))
+    return bool(np.all(pred(np.asarray(value))))
 
 
 def int_zero(v: Value) -> bool:

@@ -21,7 +21,8 @@ import numpy as np
 from .. import types as T
 from ..dialects import arith
 from ..dialects import np as npd
-from ..ir.attributes import Attribute, DenseAttr, attr_value, scalar_attr
+from ..ir.attributes import (Attribute, DenseAttr, IntegerAttr, attr_value, integer_bounds,
+                             scalar_attr)
 from ..ir.core import Operation, Value
 from ..ir.opdef import ConstantLike, Pure, Terminator
 from .manager import Pass
@@ -40,13 +41,22 @@ def constant_attr(v: Value) -> Attribute | None:
 
 
 def numpy_value(attr: Attribute, t: T.Type):
-    """The NumPy value of a constant attribute of type ``t`` (a Python scalar if weak)."""
+    """The NumPy value of a constant attribute of type ``t`` (a Python scalar if weak).
+
+    A signless integer in the unsigned range wraps to the dtype (``255 : i8`` is -1); an
+    integer that does not fit at all (rejected by the verifier) gives None."""
     if isinstance(attr, DenseAttr):
         return attr.value
     v = attr_value(attr)
     if T.is_weak(t):
         return {"int": int, "float": float, "bool": bool}[T.element_type(t).kind](v)
-    return T.to_dtype(t).type(v)
+    dtype = T.to_dtype(t)
+    if isinstance(attr, IntegerAttr) and dtype.kind in "iu":
+        lo, hi = integer_bounds(attr.type, signless=True)
+        if not lo <= v <= hi:
+            return None
+        return np.array(v % 2 ** (8 * dtype.itemsize), dtype=np.uint64).astype(dtype)[()]
+    return dtype.type(v)
 
 
 def _foldable(op: Operation) -> bool:
@@ -64,6 +74,8 @@ def _evaluate(op: Operation, attrs: list) -> list | None:
     if len(op.results) != 1 or not _small_static(op.result.type):
         return None
     args = [numpy_value(a, v.type) for a, v in zip(attrs, op.operands, strict=True)]
+    if any(a is None for a in args):
+        return None
     t = op.result.type
     try:
         out = np.asarray(op.evaluate(*args), dtype=T.to_dtype(t))
