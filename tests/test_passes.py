@@ -216,8 +216,8 @@ def test_fold_and_canonicalize_never_raise_on_out_of_range_integer_constants():
 
 
 def test_fold_reads_signless_unsigned_range_as_twos_complement():
-    from compiler.passes.fold import numpy_value
     from compiler.ir.attributes import IntegerAttr
+    from compiler.passes.fold import numpy_value
     got = numpy_value(IntegerAttr(255, T.i8), T.i8)
     assert got.dtype == np.int8 and got == -1
 

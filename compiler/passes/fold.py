@@ -21,8 +21,14 @@ import numpy as np
 from .. import types as T
 from ..dialects import arith
 from ..dialects import np as npd
-from ..ir.attributes import (Attribute, DenseAttr, IntegerAttr, attr_value, integer_bounds,
-                             scalar_attr)
+from ..ir.attributes import (
+    Attribute,
+    DenseAttr,
+    IntegerAttr,
+    attr_value,
+    integer_bounds,
+    scalar_attr,
+)
 from ..ir.core import Operation, Value
 from ..ir.opdef import ConstantLike, Pure, Terminator
 from .manager import Pass
