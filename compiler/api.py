@@ -496,16 +496,8 @@ class Function:
 
     def _slow(self, *args, **kwargs):
         if not kwargs and not _eager:
-            key = []
-            for a in args:
-                if type(a) is _NDARRAY:
-                    key += (a.dtype, a.shape)
-                elif isinstance(a, _GENERIC):
-                    key += (type(a), None)
-                else:
-                    key += (type(a), a)
             try:
-                call, self._entry = self._dispatch[tuple(key)]
+                call, self._entry = self._dispatch[_dispatch_key(args)]
             except (KeyError, TypeError):  # a miss, or an unhashable Python argument
                 pass
             else:

@@ -41,6 +41,17 @@ def _slice(em: Emitter, n: Dim, start, stop, step):
     return first, step, length
 
 
+
+def checked_index(em, raw, n, dim: int):
+    """The integer index ``raw`` into an axis of size ``n`` (negative counts from the end),
+    with NumPy's IndexError naming axis ``dim`` when it is out of range."""
+    i = em.index(raw)
+    wrapped = em.pick(em.cmp("slt", i, 0), em.add(i, n), i)
+    ok = em.both(em.cmp("sge", wrapped, 0), em.cmp("slt", wrapped, n))
+    em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}" % dim,
+             [raw, n])
+    return wrapped
+
 @rule(npd.SubscriptOp)
 def lower_subscript(lw: Lowerer, op):
     em = lw.em
@@ -54,13 +65,7 @@ def lower_subscript(lw: Lowerer, op):
             continue
         n = x.shape[dim]
         if item == "i":
-            raw = lw.scalar(next(vals))
-            i = em.index(raw)
-            wrapped = em.pick(em.cmp("slt", i, 0), em.add(i, n), i)
-            ok = em.both(em.cmp("sge", wrapped, 0), em.cmp("slt", wrapped, n))
-            em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}"
-                     % dim, [raw, n])
-            plan.append(("fixed", wrapped))
+            plan.append(("fixed", checked_index(em, lw.scalar(next(vals)), n, dim)))
         else:
             b = []
             for v in bounds[:3]:

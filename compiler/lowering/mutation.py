@@ -26,7 +26,7 @@ from .context import Emitter
 from .control_flow import buffer_type
 from .data import checked_index_array
 from .index_expr import Expr, broadcast, materialize, of_buffer
-from .indexing import _shape_text, _slice
+from .indexing import _shape_text, _slice, checked_index
 from .lowerer import Lowerer, _inside_loop_below, rule
 
 
@@ -43,13 +43,7 @@ def _region(lw: Lowerer, shape, index_operands, spec, bounds):
             continue
         n = shape[dim]
         if item == "i":
-            raw = lw.scalar(next(vals))
-            i = em.index(raw)
-            wrapped = em.pick(em.cmp("slt", i, 0), em.add(i, n), i)
-            ok = em.both(em.cmp("sge", wrapped, 0), em.cmp("slt", wrapped, n))
-            em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}"
-                     % dim, [raw, n])
-            plan.append(("fixed", wrapped))
+            plan.append(("fixed", checked_index(em, lw.scalar(next(vals)), n, dim)))
         else:
             b = [None if v == "none" else (em.index(lw.scalar(next(vals))) if v == "?" else v)
                  for v in bounds[:3]]
