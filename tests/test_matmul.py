@@ -70,6 +70,45 @@ def test_static_shapes():
     _check(compiler.function(mm)(a, b), a @ b)
 
 
+EDGES = [1, 7, 15, 16, 17, 31, 33, 63, 64, 65]
+
+
+@pytest.mark.parametrize("n", EDGES)
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int32])
+def test_tile_edges_static(n, dt):
+    """Square and non-square static shapes around the tile sizes (8 or 4 rows, 32, 16 or 8
+    columns): full tiles, the 4-row tiles under them and the remainder loops."""
+    rng = np.random.default_rng(n)
+    f = compiler.function(mm)
+    for m, k, c in [(n, n, n), (n, 40, 2 * n + 1), (3 * n + 2, n, 33)]:
+        a, b = _data((m, k), dt, rng), _data((k, c), dt, rng)
+        _check(f(a, b), a @ b)
+
+
+@pytest.mark.parametrize("m,k,n", [(12, 300, 40), (70, 600, 530), (36, 513, 300)])
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int32])
+def test_several_blocks(m, k, n, dt):
+    """Depths over one packed block (later blocks accumulate onto the result) and widths over
+    one column block, static and dynamic."""
+    rng = np.random.default_rng(k + n)
+    a, b = _data((m, k), dt, rng), _data((k, n), dt, rng)
+    _check(compiler.function(mm)(a, b), a @ b)
+    _check(dynamic(dt)(a, b), a @ b)
+
+
+def test_float_sums_in_k_order():
+    """Each element is one fused multiply-add per step of k, in order from zero (as a plain
+    loop with ``math.fma`` computes it), whatever the tiling."""
+    rng = np.random.default_rng(9)
+    a, b = _data((19, 300), np.float32, rng), _data((300, 70), np.float32, rng)
+    want = np.zeros((19, 70), np.float32)
+    for k in range(300):  # the float64 product is exact; its sum rounds as fmaf does here
+        want = (a[:, k:k + 1].astype(np.float64) * b[k].astype(np.float64)
+                + want.astype(np.float64)).astype(np.float32)
+    np.testing.assert_array_equal(compiler.function(mm)(a, b), want)
+    np.testing.assert_array_equal(dynamic(np.float32)(a, b), want)
+
+
 def test_dynamic_shapes_one_specialization():
     f = dynamic(np.float32)
     rng = np.random.default_rng(1)
@@ -107,6 +146,8 @@ def test_non_contiguous_inputs():
     b = _data((400, 140), np.float32, rng)
     _check(f(a.T, b[::2, 3:]), a.T @ b[::2, 3:])
     _check(f(a[::-1, ::3], b[:50, ::-1]), a[::-1, ::3] @ b[:50, ::-1])
+    s = compiler.function(mm)  # static shapes: the packing copy has constant trip counts
+    _check(s(a[:64, :64].T, b[:128:2, ::-2][:, :64]), a[:64, :64].T @ b[:128:2, ::-2][:, :64])
 
 
 def test_fused_operands():

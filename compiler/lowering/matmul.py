@@ -10,13 +10,20 @@ operand with arithmetic in its loads is materialized first, since each element i
 many times.
 
 Matrix products of numbers (the GotoBLAS/BLIS structure, Goto & van de Geijn, "Anatomy of
-high-performance matrix multiplication", 2008): for each block of ``KC`` rows of B, B is
-packed into ``NR``-wide column panels (contiguous, k-major); rows are processed in blocks of
+high-performance matrix multiplication", 2008): B is packed block by block (``KC`` rows by
+``NC`` columns) into a contiguous row-major buffer whose rows are padded by ``PAD`` bytes (the
+copy is a plain 2-D loop that LLVM vectorizes, and the padding keeps the rows of a tile's
+column strip apart in the L1 sets; integers keep ``NR``-wide k-major panels, since LLVM
+vectorizes their tiles across k with gathers otherwise); rows are processed in blocks of
 ``MC`` (the parallel loop), and each ``MR x NR`` tile of the result is a micro-kernel whose
 k-loop carries the ``MR * NR`` accumulators as loop values, so LLVM's SLP vectorizer turns
 each row of the tile into ``NR / lanes`` vector registers and the update into vector FMAs.
-Rows and columns left over by the tiles are done by an i-k-j loop nest. Floats accumulate
-with ``math.fma`` (one rounding per step, like OpenBLAS), integers with wrapping mul + add.
+Float tiles are 8 x 2 vectors (16 accumulators of AVX-512's 32 registers, one B load per 8
+FMAs), with 4-row tiles for 4 rows left under them; integer tiles stay 4 rows high to bound
+compile time. Accumulators start from zero in the first block of k and from the result in
+later ones, so the result is never zero-filled first. Rows and columns left over by the tiles
+are done by an i-k-j loop nest. Floats accumulate with ``math.fma`` in k order (one rounding
+per step, like OpenBLAS), integers with wrapping mul + add.
 """
 
 from __future__ import annotations
@@ -28,12 +35,15 @@ from .index_expr import broadcast, broadcast_shape, materialize
 from .lowerer import Lowerer, rule
 
 CHEAP_OPERAND = 1  # an operand with any arithmetic in its loads is computed once first
-MR = 4           # rows of a micro-kernel tile
+MR = 8           # rows of a float tile: 8 x 2 vector accumulators
+MR_INT = 4       # rows of an integer tile
 TILE_BYTES = 128  # bytes of a tile row: two AVX-512 registers
 MAX_NR = 32
 MAX_NR_INT = 8  # integer tiles: wider ones make LLVM's optimizer take seconds
-KC = 256         # rows of B per packed block (a panel of KC x NR stays in L1)
-MC = 16 * MR     # rows of A per block of the parallel loop (MC x KC stays in L2)
+KC = 256         # rows of B per packed block (a KC x NR strip stays in L1)
+NC = 256         # columns of B per packed block (KC x NC stays in L2)
+PAD = 64         # bytes added to each packed row
+MC = 128         # rows of A per block of the parallel loop (MC x KC stays in L2)
 PARALLEL_MIN_FLOPS = 1 << 22
 SMALL_FLOPS = 16 * 16 * 16
 
@@ -115,9 +125,11 @@ def lower_matmul(lw: Lowerer, op):
 def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols, depth,
              a_at, b_at) -> None:
     """``buf[batch, i, j] = sum_k a_at(batch + (i,), k) * b_at(batch, k, j)`` by the blocked
-    kernel (see the module docstring)."""
+    kernel (see the module docstring); ``buf`` need not be initialized."""
     lt = T.lowered(t)
-    nr = min(MAX_NR if T.is_float(t) else MAX_NR_INT, TILE_BYTES // (lt.width // 8))
+    size = lt.width // 8
+    nr = min(MAX_NR if T.is_float(t) else MAX_NR_INT, TILE_BYTES // size)
+    mr = MR if T.is_float(t) else MR_INT
     zero = em.const(0, lt)
     if T.is_float(t):
         def mac(acc, x, y):
@@ -125,33 +137,49 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     else:
         def mac(acc, x, y):
             return S.add(em, t, acc, S.multiply(em, t, x, y))
-    em.nest(tuple(batch) + (rows, cols), lambda idx: em.store(zero, buf, idx), parallel=True)
-    m_full = em.mul(em.floordiv(rows, MR), MR)
-    panels = em.floordiv(cols, nr)
-    n_full = em.mul(panels, nr)
-    kcap = em.min(depth, KC)
-    packed = em.alloc((panels, kcap, nr), lt)
+    m_full = em.mul(em.floordiv(rows, mr), mr)
+    m_half = m_full if mr == MR_INT else em.mul(em.floordiv(rows, MR_INT), MR_INT)
+    n_full = em.mul(em.floordiv(cols, nr), nr)
+    ncap, kcap = em.min(n_full, NC), em.min(depth, KC)
+    if T.is_float(t):  # copied row by row: a loop that LLVM vectorizes
+        packed = em.alloc((kcap, em.add(ncap, PAD // size)), lt)
+        slot = lambda k, j0, j: (k, em.add(j0, j))  # noqa: E731
+        pack_shape = lambda kb, nc: (kb, nc)  # noqa: E731
+        pack_at = lambda i: (i[0], i[1])  # noqa: E731
+    else:  # NR-wide k-major panels: LLVM would turn the row-major form into gathers
+        packed = em.alloc((em.floordiv(ncap, nr), kcap, nr), lt)
+        slot = lambda k, j0, j: (em.floordiv(j0, nr), k, j)  # noqa: E731
+        pack_shape = lambda kb, nc: (em.floordiv(nc, nr), kb, nr)  # noqa: E731
+        pack_at = lambda i: (i[1], em.add(em.mul(i[0], nr), i[2]))  # noqa: E731
     lw.own(None, packed, t)
     flops = em.product([rows, cols, depth] + list(batch))
     parallel = not isinstance(flops, int) or flops >= PARALLEL_MIN_FLOPS
 
     def matrix(bidx):
-        def k_block(kc):
-            kb = em.min(em.sub(depth, kc), KC)
-            em.nest((panels, kb, nr), lambda i: em.store(
-                b_at(bidx, em.add(kc, i[1]), em.add(em.mul(i[0], nr), i[2])), packed, i))
+        def col_block(jc):
+            nc = em.min(em.sub(n_full, jc), NC)
 
-            def row_block(ic):
-                i_end = em.min(em.add(ic, MC), m_full)
+            def k_block(kc):
+                kb = em.min(em.sub(depth, kc), KC)
+                em.nest(pack_shape(kb, nc), lambda i: em.store(  # (k, j) of the block at i
+                    b_at(bidx, em.add(kc, pack_at(i)[0]), em.add(jc, pack_at(i)[1])),
+                    packed, i))
+                first = em.cmp("eq", kc, 0)
 
-                def panel(p):
-                    em.loop(i_end, lambda i0: _tile(em, buf, bidx, i0, p, kc, kb, nr, packed,
-                                                     a_at, mac), lb=ic, step=MR)
-                em.loop(panels, panel)
-            em.loop(m_full, row_block, step=MC, parallel=parallel)
-        em.loop(depth, k_block, step=KC)
+                def tiles(lb, ub, height):
+                    em.loop(nc, lambda j0: em.loop(ub, lambda i0: _tile(
+                        em, buf, bidx, (i0, height), (jc, j0, nr), (kc, kb, first), packed,
+                        slot, a_at, mac), lb=lb, step=height), step=nr)
+                em.loop(m_full, lambda ic: tiles(ic, em.min(em.add(ic, MC), m_full), mr),
+                        step=MC, parallel=parallel)
+                if em.cmp("eq", m_half, m_full) is not True:  # rows left by the tall tiles
+                    tiles(m_full, m_half, MR_INT)
+            _blocks(em, depth, KC, k_block)
+        _blocks(em, n_full, NC, col_block)
 
         def ikj(i, j_lb):
+            em.loop(cols, lambda j: em.store(zero, buf, bidx + (i, j)), lb=j_lb)
+
             def k_step(k):
                 aik = a_at(bidx + (i,), k)
 
@@ -160,22 +188,40 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
                     em.store(mac(em.load(buf, dst), aik, b_at(bidx, k, j)), buf, dst)
                 em.loop(cols, j_step, lb=j_lb)
             em.loop(depth, k_step)
-        em.loop(rows, lambda i: ikj(i, 0), lb=m_full)          # rows below the tiles
-        em.loop(m_full, lambda i: ikj(i, n_full))              # columns right of the tiles
+        em.loop(rows, lambda i: ikj(i, 0), lb=m_half)          # rows below the tiles
+        em.loop(m_half, lambda i: ikj(i, n_full))              # columns right of the tiles
 
     em.nest(batch, matrix)
 
 
-def _tile(em, buf, bidx, i0, p, kc, kb, nr, packed, a_at, mac) -> None:
-    """One ``MR x nr`` tile at row ``i0``, panel ``p``: accumulators carried by the k-loop."""
-    j0 = em.mul(p, nr)
-    cells = [(em.add(i0, i), em.add(j0, j)) for i in range(MR) for j in range(nr)]
-    inits = [em.load(buf, bidx + c) for c in cells]
+def _blocks(em, extent, block: int, body) -> None:
+    """``body(start)`` for each block of ``extent``; a static extent of one block is emitted
+    without a loop, so its sizes stay constants (the packing copy then has static trip counts
+    and LLVM vectorizes it, and the tiles start from literal zeros)."""
+    if isinstance(extent, int) and extent <= block:
+        body(0)
+    else:
+        em.loop(extent, body, step=block)
+
+
+def _tile(em, buf, bidx, rows, cols, ks, packed, slot, a_at, mac) -> None:
+    """One tile of ``mr`` rows from ``i0`` and ``nr`` columns from ``jc + j0`` (``j0`` within
+    the packed block, whose element (k, j) is at index ``slot(k, j0, j - j0)``), over ``kb``
+    steps of k from ``kc``: accumulators carried by the k-loop, starting from zero when
+    ``first`` (the first block of k), else from ``buf``."""
+    (i0, mr), (jc, j0, nr), (kc, kb, first) = rows, cols, ks
+    cells = [(em.add(i0, i), em.add(em.add(jc, j0), j)) for i in range(mr) for j in range(nr)]
+    zero = em.const(0, packed.type.element)
+    if first is True:
+        inits = [zero] * len(cells)
+    else:
+        inits = em.if_(first, lambda: [zero] * len(cells),
+                       lambda: [em.load(buf, bidx + c) for c in cells], [zero.type] * len(cells))
 
     def step(k, *acc):
-        a = [a_at(bidx + (em.add(i0, i),), em.add(kc, k)) for i in range(MR)]
-        b = [em.load(packed, (p, k, j)) for j in range(nr)]
-        return [mac(acc[i * nr + j], a[i], b[j]) for i in range(MR) for j in range(nr)]
+        a = [a_at(bidx + (em.add(i0, i),), em.add(kc, k)) for i in range(mr)]
+        b = [em.load(packed, slot(k, j0, j)) for j in range(nr)]
+        return [mac(acc[i * nr + j], a[i], b[j]) for i in range(mr) for j in range(nr)]
     acc = em.loop(kb, step, inits)
     for v, c in zip(acc, cells, strict=True):
         em.store(v, buf, bidx + c)
