@@ -73,9 +73,13 @@ def test_float_sum_at_least_as_accurate_as_numpy(threads):  # noqa: F811
     assert abs(float(got) - exact) <= max(abs(float(np.sum(x)) - exact), exact * 2**-24)
 
 
-def test_small_and_dynamic_reductions_are_one_loop():
-    for sig in ("f32[1000]", "f32[?]"):
-        assert "grafo.parallel" not in compiler.compile(total, sig).ir_stages["loops"]
+def test_small_reductions_are_one_loop_and_dynamic_ones_choose_at_run_time():
+    assert "grafo.parallel" not in compiler.compile(total, "f32[1000]").ir_stages["loops"]
+    dynamic = compiler.compile(total, "f32[?]")
+    assert dynamic.ir_stages["loops"].count("grafo.parallel") == 1
+    for n in (1000, 2 * CHUNK - 1, 2 * CHUNK, 3 * CHUNK + 7):   # the static rule's bits
+        x = np.random.default_rng(n).random(n, dtype=np.float32)
+        assert dynamic(x).tobytes() == compiler.compile(total, f"f32[{n}]")(x).tobytes()
     cf = compiler.compile(total, f"f32[{2 * CHUNK + 1}]")
     loops = cf.ir_stages["loops"]
     assert loops.count("grafo.parallel") == 1 and f"grafo.work = {CHUNK}" in loops
@@ -83,3 +87,60 @@ def test_small_and_dynamic_reductions_are_one_loop():
     np.testing.assert_allclose(cf(x), total(x), rtol=1e-6)
     with pytest.raises(ValueError, match="zero-size array"):
         compiler.function(largest)(np.zeros((0, 3 * CHUNK)))
+
+
+def row_max(x):
+    return np.max(x, axis=-1, keepdims=True)
+
+
+def row_sum(x):
+    return np.sum(x * 2.0, axis=1)
+
+
+def row_argmin(x):
+    return np.argmin(x, axis=1)
+
+
+def softmax(x):
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def _rows(r):
+    x = r.standard_normal((300, 250)).astype(np.float32)
+    x[7, 3] = np.nan                     # a NaN row: max and argmin keep NumPy's answer
+    x[11, :] = -0.0
+    x[12, 5] = 0.0
+    return (x,)
+
+
+ROW_CASES = [row_max, row_sum, row_argmin, softmax]
+
+
+@needs_gomp
+@pytest.mark.parametrize("fn", ROW_CASES, ids=[f.__name__ for f in ROW_CASES])
+def test_row_reductions_run_rows_on_threads(fn, threads):  # noqa: F811
+    """300 rows of 250 (75,000 elements, though only 300 row iterations): the row loop is
+    parallel, and 2 threads give the 1-thread bits and NumPy's values."""
+    (x,) = _rows(np.random.default_rng(3))
+    f = compiler.function(fn)
+    threads(1)
+    one = f(x)
+    threads(2)
+    with Recorder() as rec:
+        two = f(x)
+    assert sorted({n for n, _ in rec.calls}) == [0, 1], "the rows ran on one thread"
+    assert one.dtype == two.dtype and one.tobytes() == two.tobytes()
+    with np.errstate(invalid="ignore"):
+        want = fn(x)
+    assert one.dtype == want.dtype and one.shape == want.shape
+    np.testing.assert_allclose(one, want, rtol=1e-5, atol=1e-4, equal_nan=True)  # float32 sums
+    if fn is row_max:
+        assert not np.signbit(one[12, 0]) and np.signbit(one[11, 0])
+
+
+def test_short_row_reductions_stay_serial():
+    cf = compiler.compile(row_max, "f32[100,50]")
+    assert "grafo.parallel" not in cf.ir_stages["loops"]
+    x = np.random.default_rng(4).random((100, 50), dtype=np.float32)
+    np.testing.assert_array_equal(cf(x), row_max(x))

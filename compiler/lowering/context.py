@@ -2,8 +2,9 @@
 
 ``Emitter`` creates loop-level ops at its insertion point: hoisted constants, index arithmetic
 that folds when its operands are Python ints (a *dim* is ``int | Value``), ``scf.for`` loop
-nests, buffer allocation, and ``grafo.check`` run-time errors. Every lowering module emits
-through it, so the code it writes looks the same everywhere.
+nests (versioned on run-time broadcasting, see ``nest``), buffer allocation, and
+``grafo.check`` run-time errors. Every lowering module emits through it, so the code it
+writes looks the same everywhere.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from .. import types as T
 from ..dialects import arith, func, memref, scf
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, UnitAttr
 from ..ir.builder import Builder
-from ..ir.core import Block, Value
+from ..ir.core import Block, OpResult, Value
 from ..ir.opdef import OPS
 
 Dim = int | Value
@@ -34,6 +35,8 @@ class Emitter:
         self.b = Builder(self.entry)
         self._consts: dict = {}
         self._const_pos = 0
+        self._reads: list = []        # (flag, index) of every broadcast_index select emitted
+        self._unit_free: set = set()  # flags known false where code is being emitted
 
     # generic ops -----------------------------------------------------------------------------
     def op(self, name: str, *operands: Value, type: T.Type | None = None, **attrs) -> Value:
@@ -70,6 +73,15 @@ class Emitter:
 
     def cast(self, name: str, v: Value, t: T.Type) -> Value:
         return v if v.type == t else self.op(name, v, type=t)
+
+    def broadcast_index(self, one: Value, i: Dim) -> Dim:
+        """The index into a dim that broadcasts when the run-time ``i1`` flag ``one`` holds
+        (its size is 1): ``select(one, 0, i)``, or ``i`` itself inside a nest version that
+        assumes ``one`` false (see ``nest``)."""
+        if one in self._unit_free:
+            return i
+        self._reads.append((one, i))
+        return self.select(one, self.index(0), self.index(i))
 
     def true(self) -> Value:
         return self.const(1, T.i1)
@@ -215,11 +227,26 @@ class Emitter:
 
     # loops -----------------------------------------------------------------------------------
     def loop(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False,
-             work: int | None = None):
+             work: int | None = None, version=False):
         """``scf.for %i = lb to ub step step`` carrying ``inits``; ``body(i, *iters)`` returns
         the next iter values. Returns the loop's results. ``work`` (with ``parallel``): the
         elements one iteration processes, recorded as ``grafo.work`` for the backend's
-        decision to run the loop on threads (see ``scf.py``)."""
+        decision to run the loop on threads (see ``scf.py``). ``version``: as in ``nest``,
+        for the broadcast selects whose index varies with ``i`` (loops ``body`` nests
+        inside included)."""
+        mark = len(self._reads)
+
+        def emit():
+            return self._for(ub, body, inits, lb, step, parallel, work)
+
+        op = emit()
+        if not version:
+            return list(op.results)
+        return self._versioned(op, op.induction_var, self._reads[mark:], emit)
+
+    def _for(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False,
+             work: int | None = None) -> scf.ForOp:
+        """``loop``, returning the ``scf.for`` op."""
         op = scf.ForOp.create(self.index(lb), self.index(ub), self.index(step), list(inits))
         if parallel:
             op.attributes["grafo.parallel"] = UnitAttr()
@@ -229,26 +256,79 @@ class Emitter:
         with self.b.at_end(op.body):
             nxt = body(op.induction_var, *op.body.args[1:])
             self.b.create(scf.YieldOp, list(nxt or ()))
-        return list(op.results)
+        return op
 
-    def nest(self, shape, body, inits=(), parallel=False):
+    def nest(self, shape, body, inits=(), parallel=False, work=(), version=False):
         """Loops over every index of ``shape`` (outermost first); ``body(idx, *iters)``
         returns the next iter values. ``parallel`` marks the outermost loop when the nest
-        may be large (its iterations must be independent)."""
+        may be large (its iterations must be independent). ``work``: the dims of what the
+        body processes per index (a row reduction's reduced extent), counted toward that
+        decision and, when static, recorded as the outer loop's ``grafo.work``.
+
+        ``version`` (loop versioning; ``body`` must only emit code, as it runs twice): when
+        an index that varies with the innermost loop goes through a ``broadcast_index``
+        select on a flag computed before the nest, the nest is emitted again with those
+        flags false (no operand broadcasts along that dim, each index is used as it is: the
+        loop LLVM vectorizes). One ``scf.if`` on "some flag holds" runs the general nest,
+        else the fast one."""
         shape = list(shape)
+        per_outer = None
         if parallel:
-            size = self.product(d for d in shape if isinstance(d, int))
-            parallel = any(not isinstance(d, int) for d in shape) or size >= PARALLEL_MIN_ELEMENTS
+            dims = shape + list(work)
+            size = self.product(d for d in dims if isinstance(d, int))
+            parallel = any(not isinstance(d, int) for d in dims) or size >= PARALLEL_MIN_ELEMENTS
+            if work and all(isinstance(d, int) for d in dims[1:]):
+                per_outer = self.product(dims[1:])
+        inner = []  # the innermost induction variable of each emission
 
         def level(k, idx, iters):
             if k == len(shape):
+                inner.append(idx[-1])
                 return body(tuple(idx), *iters)
             return self.loop(shape[k], lambda i, *it: level(k + 1, idx + [i], it), iters,
-                             parallel=parallel and k == 0)
+                             parallel=parallel and k == 0, work=per_outer if k == 0 else None)
+
+        def emit():
+            return self._for(shape[0], lambda i, *it: level(1, [i], it), list(inits),
+                             parallel=parallel, work=per_outer)
 
         if not shape:
             return list(body((), *inits) or ())
-        return level(0, [], list(inits))
+        mark = len(self._reads)
+        op = emit()
+        if not version:
+            return list(op.results)
+        return self._versioned(op, inner[0], self._reads[mark:], emit)
+
+    def _versioned(self, general: scf.ForOp, iv: Value, reads, emit) -> list:
+        """The results of ``general``, a nest just emitted from ``reads``' first entry on.
+        When some of those reads vary with ``iv`` (its innermost induction variable) and
+        select on flags computed before it, ``general`` moves into the then branch of an
+        ``scf.if`` on "some flag holds" whose else branch is ``emit()`` with them false."""
+        flags = []
+        for one, i in reads:
+            if (all(one is not f for f in flags) and _varies(i, iv)
+                    and not (isinstance(one, OpResult) and general.is_ancestor_of(one.op))):
+                flags.append(one)
+        if not flags:
+            return list(general.results)
+        any_unit = flags[0]
+        for f in flags[1:]:
+            any_unit = self.either(any_unit, f)
+        op = scf.IfOp.create(any_unit, [r.type for r in general.results])
+        self.b.insert(op)
+        general.detach()
+        op.then_block.append(general)
+        with self.b.at_end(op.then_block):
+            self.b.create(scf.YieldOp, list(general.results))
+        saved = self._unit_free
+        self._unit_free = saved | set(flags)
+        try:
+            with self.b.at_end(op.else_block):
+                self.b.create(scf.YieldOp, list(emit().results))
+        finally:
+            self._unit_free = saved
+        return list(op.results)
 
     def if_(self, cond: Value, then, otherwise, types=()):
         """``scf.if``: ``then()`` / ``otherwise()`` return the yielded values."""
@@ -258,6 +338,23 @@ class Emitter:
             with self.b.at_end(block):
                 self.b.create(scf.YieldOp, list(fn() or ()))
         return list(op.results)
+
+
+def _varies(d: Dim, iv: Value) -> bool:
+    """Whether dim ``d`` is computed from ``iv``, the induction variable of a loop (only
+    ops inside that loop can be)."""
+    loop, seen = iv.block.parent_op(), {}
+
+    def walk(v) -> bool:
+        if v is iv:
+            return True
+        if not isinstance(v, OpResult) or not loop.is_ancestor_of(v.op):
+            return False
+        if v not in seen:
+            seen[v] = False
+            seen[v] = any(walk(x) for x in v.op.operands)
+        return seen[v]
+    return walk(d)
 
 
 def _wrap(v: int, t: T.Type) -> int:

@@ -92,7 +92,9 @@ def broadcast_shape(em: Emitter, shapes, static=None) -> tuple:
 
 def broadcast(em: Emitter, e: Expr, shape: tuple) -> Expr:
     """``e`` read at the indices of the broadcast ``shape``: size-1 dims read index 0; a
-    dynamic dim that may be 1 at run time selects 0 when it is."""
+    dynamic dim that may be 1 at run time selects 0 when it is (``Emitter.broadcast_index``:
+    a nest emitted with ``version`` also has a copy without these selects, run when no such
+    dim is 1)."""
     if tuple(e.shape) == tuple(shape) and all(a is b for a, b in zip(e.shape, shape, strict=True)):
         return e
     off = len(shape) - e.rank
@@ -116,7 +118,7 @@ def broadcast(em: Emitter, e: Expr, shape: tuple) -> Expr:
             elif isinstance(m, int):
                 src.append(0)
             else:
-                src.append(em.select(m, em.index(0), em.index(i)))
+                src.append(em.broadcast_index(m, i))
         return e.load(tuple(src))
 
     extra = sum(1 for m in maps if isinstance(m, Value))
@@ -124,12 +126,13 @@ def broadcast(em: Emitter, e: Expr, shape: tuple) -> Expr:
 
 
 def materialize(em: Emitter, e: Expr, mtype: T.MemRefType | None = None) -> Value:
-    """Write ``e`` into a fresh contiguous buffer (``memref.alloc``) and return it.
+    """Write ``e`` into a fresh contiguous buffer (``memref.alloc``) and return it, by a
+    parallel loop nest versioned on run-time broadcasting (``Emitter.nest``).
 
     ``mtype`` fixes the buffer's type (static dims where the consumer's type has them)."""
     shape = e.shape
     if mtype is not None:
         shape = tuple(s if s is not None else d for s, d in zip(mtype.shape, e.shape, strict=True))
     buf = em.alloc(shape, T.lowered(e.element), mtype)
-    em.nest(shape, lambda idx: em.store(e.load(idx), buf, idx), parallel=True)
+    em.nest(shape, lambda idx: em.store(e.load(idx), buf, idx), parallel=True, version=True)
     return buf

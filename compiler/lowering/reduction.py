@@ -13,7 +13,8 @@ order. Float sums add blocks of 128 elements in 8 partial sums combined pairwise
 pairwise base case) and accumulate the block sums with Kahan compensation, which is at least
 as accurate as NumPy's pairwise summation; they start from +0.0, so a sum of -0.0s is +0.0
 as NumPy 2.4's is on every layout. max/min propagate NaN (with both zeros present a zero
-max is +0.0 and a zero min -0.0; NumPy's choice varies with length and stride) and, like
+max is +0.0 and a zero min -0.0, found by a second pass only when the result is zero; NumPy's
+choice varies with length and stride) and, like
 NumPy, raise ValueError("zero-size array to reduction operation maximum which has no
 identity") when the reduced extent is empty; argmax/argmin return the first occurrence, NaN winning.
 """
@@ -24,6 +25,7 @@ import math
 
 from .. import types as T
 from ..dialects import np as npd
+from ..ir.attributes import UnitAttr
 from . import scalar as S
 from .context import Emitter
 from .index_expr import Expr, of_buffer, splat
@@ -32,10 +34,15 @@ from .lowerer import Lowerer, materializer, rule
 BLOCK = 128
 LANES = 8
 CHUNK = 1 << 16   # elements per partial result of a large full reduction
+# On a reduction's float max/min: the sign of a zero result does not matter to the loop (the
+# backend adds LLVM's ``nsz``, which makes the vector max one instruction); ``_zero_sign``
+# restores it.
+NSZ = "grafo.nsz"
 
 
-def _monoid(em: Emitter, kind: str, t: T.Type):
-    """(combine(acc, x), identity) of reduction ``kind`` in element type ``t``."""
+def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
+    """(combine(acc, x), identity) of reduction ``kind`` in element type ``t``; ``nsz``: a
+    float max/min may give either zero (the caller fixes the sign, ``_zero_sign``)."""
     lt = T.lowered(t)
     width = lt.width
     if kind == "sum":
@@ -54,9 +61,10 @@ def _monoid(em: Emitter, kind: str, t: T.Type):
         ident = 0 if big else -1
     else:
         ident = -(1 << (width - 1)) if big else (1 << (width - 1)) - 1
-    if T.is_float(t):  # IEEE maximum/minimum: a zero max is +0.0 and a zero min -0.0
+    if T.is_float(t):  # IEEE maximum/minimum: NaN propagates, a zero max is +0.0
         name = "arith.maximumf" if big else "arith.minimumf"
-        return (lambda a, x: em.op(name, a, x)), em.const(ident, lt)
+        attrs = {NSZ: UnitAttr()} if nsz else {}
+        return (lambda a, x: em.op(name, a, x, **attrs)), em.const(ident, lt)
     fn = S.maximum if big else S.minimum
     return (lambda a, x: fn(em, t, a, x)), em.const(ident, lt)
 
@@ -80,7 +88,7 @@ def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp):
         c = em.op("arith.subf", em.op("arith.subf", nxt, total), y)
         return [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]  # inf/NaN: no correction
 
-    return em.loop(n, block, [total, comp], step=BLOCK)
+    return em.loop(n, block, [total, comp], step=BLOCK, version=True)
 
 
 def _reduce_point(em, kind, t, x_el, red_shape, load_at):
@@ -92,19 +100,55 @@ def _reduce_point(em, kind, t, x_el, red_shape, load_at):
         total, comp = em.nest(outer, lambda oidx, tot, c: _kahan_blocks(
             em, t, n, lambda j: load_at(oidx + (j,)), tot, c), [zero, zero])
         return em.op("arith.subf", total, comp)  # comp is the excess the last add kept
-    combine, ident = _monoid(em, kind, t)
-    (acc,) = em.nest(red_shape, lambda idx, acc: [combine(acc, pre(load_at(idx)))], [ident])
+    combine, ident = monoid(em, kind, t, nsz=True)
+    (acc,) = em.nest(red_shape, lambda idx, acc: [combine(acc, pre(load_at(idx)))], [ident],
+                     version=True)
+    if kind in ("max", "min") and T.is_float(t):
+        return _zero_sign(em, kind, t, acc, red_shape, load_at)
     return acc
 
 
+def _zero_sign(em, kind, t, acc, red_shape, load_at):
+    """A zero max is +0.0 if the input holds a +0.0 (else -0.0), a zero min -0.0 if it holds
+    a -0.0 (IEEE maximum/minimum). The loop above ignores zeros' signs (``NSZ``, which lets
+    LLVM use the plain vector max), so a zero result rescans the input for that zero."""
+    lt = T.lowered(t)
+    bits_t = T.IntegerType(lt.width)
+    wanted = em.const(0 if kind == "max" else -(1 << (lt.width - 1)), bits_t)
+
+    def rescan():
+        def seen(idx, found):
+            bits = em.op("arith.bitcast", load_at(idx), type=bits_t)
+            return [em.op("arith.ori", found, em.cmpi("eq", bits, wanted))]
+        (found,) = em.nest(red_shape, seen, [em.false()])
+        signed = em.const(0.0 if kind == "max" else -0.0, lt)
+        other = em.const(-0.0 if kind == "max" else 0.0, lt)
+        return [em.select(found, signed, other)]
+
+    zero = em.cmpf("oeq", acc, em.const(0.0, lt))
+    return em.if_(zero, rescan, lambda: [acc], [lt])[0]
+
+
 def _reduce_all(em, kind, t, x_el, red_shape, load_at):
-    """A full reduction: ``_reduce_point``, split into ``CHUNK``-element chunks of the
-    outermost dim reduced by a parallel loop into a buffer of partial results, which are
-    then reduced in order. The chunks do not depend on the thread count, so neither does
-    the result; float sums stay compensated in each chunk and across chunks."""
+    """A full reduction: ``_reduce_point``, split, from ``2 * CHUNK`` elements on (a
+    run-time choice for dynamic sizes, so a size gives the same bits whatever the
+    signature), into ``CHUNK``-element chunks of the outermost dim reduced by a parallel
+    loop into a buffer of partial results, which are then reduced in order. The chunks do not
+    depend on the thread count, so neither does the result; float sums stay compensated in
+    each chunk and across chunks."""
     size = em.product(red_shape)
-    if not isinstance(size, int) or size < 2 * CHUNK:
+    if isinstance(size, int) and size < 2 * CHUNK:
         return _reduce_point(em, kind, t, x_el, red_shape, load_at)
+    if not isinstance(size, int):   # the static rule, decided at run time
+        small = em.cmpi("slt", size, em.index(2 * CHUNK))
+        lt = T.lowered(t)
+        return em.if_(small, lambda: [_reduce_point(em, kind, t, x_el, red_shape, load_at)],
+                      lambda: [_reduce_chunks(em, kind, t, x_el, red_shape, load_at)], [lt])[0]
+    return _reduce_chunks(em, kind, t, x_el, red_shape, load_at)
+
+
+def _reduce_chunks(em, kind, t, x_el, red_shape, load_at):
+    """``_reduce_all``'s chunked reduction."""
     n0, inner = red_shape[0], tuple(red_shape[1:])
     rows = em.max(em.floordiv(CHUNK, em.max(em.product(inner), 1)), 1)
     chunks = em.floordiv(em.add(n0, em.sub(rows, 1)), rows)
@@ -123,7 +167,7 @@ def _reduce_all(em, kind, t, x_el, red_shape, load_at):
     return v
 
 
-def _check_nonempty(em: Emitter, extent, message: str) -> None:
+def check_nonempty(em: Emitter, extent, message: str) -> None:
     em.check(em.cmp("ne", extent, 0), "ValueError", message)
 
 
@@ -149,7 +193,8 @@ def _fill_while_reducing(lw: Lowerer, op, e: Expr, kept: int):
     buf = em.alloc(e.shape, T.lowered(e.element))
 
     def fill_row(kidx):  # a plain loop (vectorized), then the reduction reads it from cache
-        em.nest(e.shape[kept:], lambda r: em.store(e.load(kidx + r), buf, kidx + r))
+        em.nest(e.shape[kept:], lambda r: em.store(e.load(kidx + r), buf, kidx + r),
+                version=True)
     x = of_buffer(em, buf, e.element)
     x.shape = tuple(e.shape)
     lw.precomputed[op.result] = _lower_reduce(lw, op, x, fill_row)
@@ -179,7 +224,7 @@ def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
     red_shape = tuple(x.shape[a] for a in axes)
     kept = [k for k in range(x.rank) if k not in axes]
     if kind in ("max", "min"):
-        _check_nonempty(em, em.product(red_shape), "zero-size array to reduction operation "
+        check_nonempty(em, em.product(red_shape), "zero-size array to reduction operation "
                         + {"max": "maximum", "min": "minimum"}[kind] + " which has no identity")
 
     def full_index(kidx, ridx):
@@ -207,16 +252,16 @@ def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
             v = _reduce_point(em, kind, t, x.element, red_shape,
                               lambda r: x.load(full_index(kidx, r)))
             em.store(v, buf, out_index(kidx))
-        em.nest([x.shape[k] for k in kept], point, parallel=True)
+        em.nest([x.shape[k] for k in kept], point, parallel=True, work=red_shape)
     else:
-        combine, ident = _monoid(em, kind, t)
+        combine, ident = monoid(em, kind, t)
         em.nest(out_shape, lambda idx: em.store(ident, buf, idx), parallel=True)
         pre = (lambda v: S.truthy(em, x.element, v)) if kind in ("any", "all") else (lambda v: v)
 
         def accumulate(idx):
             dst = out_index(tuple(idx[k] for k in kept))
             em.store(combine(em.load(buf, dst), pre(x.load(idx))), buf, dst)
-        em.nest(x.shape, accumulate, parallel=0 in kept)
+        em.nest(x.shape, accumulate, parallel=0 in kept, version=True)
     return lw.own(op.result, buf, t, out_shape)
 
 
@@ -249,7 +294,7 @@ def lower_argreduce(lw: Lowerer, op):
 
     axes = list(range(x.rank)) if axis < 0 else [axis]
     red_shape = [x.shape[a] for a in axes]
-    _check_nonempty(em, em.product(red_shape), f"attempt to get {kind} of an empty sequence")
+    check_nonempty(em, em.product(red_shape), f"attempt to get {kind} of an empty sequence")
     kept = [d for d in range(x.rank) if d not in axes]
 
     def point(kidx):
@@ -282,5 +327,6 @@ def lower_argreduce(lw: Lowerer, op):
         return [point(())]
     out_shape = [x.shape[d] for d in kept]
     buf = em.alloc(out_shape, T.i64)
-    em.nest(out_shape, lambda kidx: em.store(point(kidx), buf, kidx), parallel=True)
+    em.nest(out_shape, lambda kidx: em.store(point(kidx), buf, kidx), parallel=True,
+            work=red_shape)
     return [lw.own(op.result, buf, T.i64, out_shape)]

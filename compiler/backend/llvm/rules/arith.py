@@ -159,7 +159,9 @@ rule("arith.minui")(_int_extremum("<", False))
 def _float_intrinsic(intrinsic: str):
     def lower(fe, op):
         args = fe.operands(op)
-        return [fe.b.call(fe.mod.intrinsic(intrinsic, args[0].type, len(args)), args)]
+        flags = ("nsz",) if "grafo.nsz" in op.attributes else ()   # see lowering/reduction.py
+        return [fe.b.call(fe.mod.intrinsic(intrinsic, args[0].type, len(args)), args,
+                          fastmath=flags)]
     return lower
 
 
