@@ -40,6 +40,10 @@ def triad(a, b, c, s):
         a[i] = b[i] + s * c[i]
 
 
+def triad_slice(a, b, c, s):
+    a[:] = b + s * c
+
+
 def dot_loop(a, b):
     acc = 0.0
     for i in range(a.shape[0]):

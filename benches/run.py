@@ -1,26 +1,32 @@
 """grafo against NumPy, Numba and (when importable) JAX and TensorFlow on the same inputs.
 
-    python benches/run.py [--threads N] [--quick] [--out docs]
+    python benches/run.py [--threads 2,1] [--quick] [--out docs]
 
 Cases (``benches/kernels.py``): ``x ** 100`` (1000 calls), dispatch overhead (identity on a
 3-element array), fused ``a*b + c*d - e`` and MSE on 10^7 float32, softmax (2000 x 500
 float32), matmul 64/256/1024 float32, a 2-D stencil (2000 x 2000 float32), explicit loops (a
 dot-product loop over 10^6 float64, a 200 x 100 Mandelbrot), and compile latency (first call
 in a fresh process, grafo vs Numba). Each time is the median, min and max over repeats of the
-per-call time after a warm-up call. The machine's memory bandwidth is measured with a
-STREAM-style triad ``a[i] = b[i] + s * c[i]`` on 2 x 10^7 float64 into a preallocated ``a``
-(an explicit loop compiled by Numba, else by grafo, whose writes into an argument go through
-a copy; median time), and each bandwidth-bound kernel is reported as a fraction
-of it. Bytes moved count each array read once and each array written twice (the cache's
-write-allocate read, then the write back), so the triad moves 4 arrays and a read-only kernel
-is not credited with more than the memory delivers; a kernel that allocates its result also
-pays its page faults.
+per-call time after a warm-up call; each round of repeats times every library once, in turn.
 
-Thread counts (``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS``) are set
-to ``--threads`` (default 1) before NumPy is imported; ``OPENBLAS_CORETYPE`` and
-``OPENBLAS_L2_SIZE`` are removed so OpenBLAS picks its kernel for this CPU. Writes
-``<out>/benchmarks.md``, ``<out>/benchmarks.json`` and ``<out>/benchmarks.png`` (when
-matplotlib is installed).
+The suite runs once per thread count of ``--threads`` (default: every CPU, then 1), each in a
+fresh process with ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS`` set to
+it before NumPy is imported (``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` are removed so
+OpenBLAS picks its kernel for this CPU). Every library runs as its users get it at that
+setting: grafo's parallel loops and OpenBLAS use the threads, NumPy's ufuncs and Numba's
+``@njit`` functions run on one.
+
+The machine's memory bandwidth is measured at the same thread count with a STREAM-style triad
+``a[i] = b[i] + s * c[i]`` on 2 x 10^7 float64 into a preallocated ``a``: Numba's
+``@njit(parallel=True)`` ``prange`` loop (as STREAM uses OpenMP), else grafo's
+``a[:] = b + s * c``. Each bandwidth-bound kernel is reported as a fraction of it. Bytes moved
+count each array read once and each array written twice (the cache's write-allocate read,
+then the write back), so the triad moves 4 arrays and a read-only kernel is not credited with
+more than the memory delivers; a kernel that allocates its result also pays for the
+allocation.
+
+Writes ``<out>/benchmarks.md`` (one table per thread count), ``<out>/benchmarks.json`` and
+``<out>/benchmarks.png`` (the first thread count; when matplotlib is installed).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -45,14 +52,30 @@ def _set_threads(n: int) -> None:
 
 
 def _timeit(fn, args, repeat: int, number: int = 1) -> dict:
-    fn(*args)
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
+    return _interleaved({"": fn}, args, repeat, number)[""]
+
+
+def _interleaved(fns: dict, args, repeat: int, number: int = 1) -> dict:
+    """{name: {"median", "min", "max"}} per-call seconds of each ``fns[name](*args)``; each
+    round times every function once, in turn, so a change in the machine's load during the
+    run affects them all alike. A function that raises is reported as {"error": ...}."""
+    out, samples = {}, {}
+    for name, fn in fns.items():
+        try:
             fn(*args)
-        samples.append((time.perf_counter() - t0) / number)
-    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples)}
+            samples[name] = []
+        except Exception as e:  # a backend that cannot compile or run a case is reported
+            out[name] = {"error": f"{type(e).__name__}: {str(e)[:120]}"}
+    for _ in range(repeat):
+        for name in samples:
+            fn = fns[name]
+            t0 = time.perf_counter()
+            for _ in range(number):
+                fn(*args)
+            samples[name].append((time.perf_counter() - t0) / number)
+    for name, got in samples.items():
+        out[name] = {"median": statistics.median(got), "min": min(got), "max": max(got)}
+    return {name: out[name] for name in fns}
 
 
 def _backends():
@@ -78,6 +101,20 @@ def _jax_wrap(jitted):
         r = jitted(*args)
         return r.block_until_ready() if hasattr(r, "block_until_ready") else r
     return call
+
+
+def _triad(backends):
+    """The bandwidth reference: a parallel Numba loop, else grafo's slice assignment."""
+    if "numba" not in backends:
+        import kernels
+        return backends["grafo"](kernels.triad_slice)
+    import numba
+
+    @numba.njit(parallel=True)
+    def triad(a, b, c, s):
+        for i in numba.prange(a.shape[0]):
+            a[i] = b[i] + s * c[i]
+    return triad
 
 
 def _cases(np, quick: bool):
@@ -108,7 +145,7 @@ def _cases(np, quick: bool):
     ]
     for m in (64, 256, 1024):
         a, b = f32(m, m), f32(m, m)
-        cases.append((f"matmul {m}x{m} f32", "matmul", (a, b), 5 if m == 1024 else 20,
+        cases.append((f"matmul {m}x{m} f32", "matmul", (a, b), 15 if m == 1024 else 20,
                       max(1, 10**6 // m**2), None, 2 * m**3, arrays))
     return cases
 
@@ -150,22 +187,16 @@ def run(quick: bool) -> dict:
     import kernels
     backends = _backends()
     results = []
-    tri = backends.get("numba", backends["grafo"])(kernels.triad)
+    tri = _triad(backends)
     nb = 2 * 10**6 if quick else 2 * 10**7
     b, c = np.random.default_rng(1).random((2, nb))
     a = np.empty_like(b)
     t = _timeit(tri, (a, b, c, np.float64(3.0)), 10)
     bandwidth = 4 * 8 * nb / t["median"]
     for name, kname, args, repeat, number, nbytes, flops, which in _cases(np, quick):
-        row = {"case": name, "times": {}, "bytes": nbytes, "flops": flops}
-        for bname in which:
-            if bname not in backends:
-                continue
-            try:
-                fn = backends[bname](getattr(kernels, kname))
-                row["times"][bname] = _timeit(fn, args, repeat, number)
-            except Exception as e:  # a backend that cannot compile a case is reported
-                row["times"][bname] = {"error": f"{type(e).__name__}: {str(e)[:120]}"}
+        row = {"case": name, "bytes": nbytes, "flops": flops}
+        fns = {b: backends[b](getattr(kernels, kname)) for b in which if b in backends}
+        row["times"] = _interleaved(fns, args, repeat, number)
         g = row["times"].get("grafo", {}).get("median")
         if nbytes and g:
             row["grafo_bandwidth_fraction"] = nbytes / g / bandwidth
@@ -194,18 +225,31 @@ def _fmt(t: dict) -> str:
     return f"{t['median'] * scale:.3g} {unit} ({t['min'] * scale:.3g}–{t['max'] * scale:.3g})"
 
 
-def markdown(report: dict, command: str) -> str:
+def markdown(reports: list, command: str) -> str:
+    """The Markdown page of ``reports`` (one per thread count)."""
+    first = reports[0]
+    lines = ["# Benchmarks", "",
+             f"Made by `{command}` on {first['machine']}, {first['cpu_count']} CPUs. "
+             "Each section is one run at one thread count (see benches/run.py): grafo's "
+             "parallel loops and OpenBLAS use that many threads, NumPy's ufuncs and Numba's "
+             "`@njit` run on one. The STREAM-style triad bandwidth is measured at the same "
+             "thread count (preallocated output, write-allocate counted). Times: median "
+             "(min–max) per call. Ratios are medians, other / grafo: > 1 means grafo is "
+             "faster.", ""]
+    for report in reports:
+        lines += [f"## {report['threads']} thread(s)", "",
+                  f"Triad bandwidth: {report['triad_bandwidth_GBps']:.1f} GB/s.", ""]
+        lines += _table(report)
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _table(report: dict) -> list:
     names = ["numpy", "grafo", "numba", "jax", "tensorflow"]
     names = [n for n in names if any(n in r["times"] for r in report["results"])]
     head = ["case"] + [f"{n} median (min–max)" for n in names] \
         + [f"{n} / grafo" for n in names if n != "grafo"] + ["grafo notes"]
-    lines = ["# Benchmarks", "",
-             f"Made by `{command}` on {report['cpu_count']} CPUs, "
-             f"{report['threads']} thread(s). STREAM-style triad bandwidth (preallocated "
-             f"output, write-allocate counted, see benches/run.py): "
-             f"{report['triad_bandwidth_GBps']:.1f} GB/s. Times: median (min–max) per call. "
-             f"Ratios are medians, other / grafo: > 1 means grafo is faster.", "",
-             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in report["results"]:
         t = r["times"]
         g = t.get("grafo", {}).get("median")
@@ -222,7 +266,7 @@ def markdown(report: dict, command: str) -> str:
             notes.append(", ".join(f"{k} {v:.1f}" for k, v in r["gflops"].items()) + " GFLOP/s")
         cells.append("; ".join(notes))
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def plot(report: dict, path: str) -> bool:
@@ -248,31 +292,50 @@ def plot(report: dict, path: str) -> bool:
     ax.set_xscale("log")
     ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))])
     ax.set_yticklabels([r["case"] for r in rows], fontsize=8)
-    ax.set_xlabel("time / grafo's time (> 1: grafo is faster)")
+    ax.set_xlabel(f"time / grafo's time (> 1: grafo is faster), {report['threads']} thread(s)")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     return True
 
 
+def _run_child(threads: int, quick: bool) -> dict:
+    """One thread count's report, from a fresh process (thread counts are fixed at import)."""
+    with tempfile.TemporaryDirectory(prefix="grafo-bench-") as d:
+        path = os.path.join(d, "report.json")
+        cmd = [sys.executable, os.path.abspath(__file__), "--threads", str(threads),
+               "--report", path] + (["--quick"] if quick else [])
+        subprocess.run(cmd, check=True)
+        with open(path) as f:
+            return json.load(f)
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--threads", default=f"{os.cpu_count() or 1},1",
+                   help="comma-separated thread counts, one run each (default: all CPUs, 1)")
     p.add_argument("--quick", action="store_true", help="smaller inputs (a smoke test)")
     p.add_argument("--out", default=os.path.join(ROOT, "docs"))
+    p.add_argument("--report", help=argparse.SUPPRESS)   # child: one run's JSON to this path
     args = p.parse_args(argv)
-    _set_threads(args.threads)
-    sys.path.insert(0, ROOT)
-    report = run(args.quick)
+    counts = list(dict.fromkeys(int(n) for n in args.threads.split(",")))
+    if args.report:
+        _set_threads(counts[0])
+        sys.path.insert(0, ROOT)
+        with open(args.report, "w") as f:
+            json.dump(run(args.quick), f)
+        return
+    reports = [_run_child(n, args.quick) for n in counts]
     command = "python benches/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    report["command"] = command.strip()
+    command = command.strip()
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "benchmarks.json"), "w") as f:
-        json.dump(report, f, indent=1)
+        json.dump({"command": command, "runs": reports}, f, indent=1)
+    page = markdown(reports, command)
     with open(os.path.join(args.out, "benchmarks.md"), "w") as f:
-        f.write(markdown(report, report["command"]))
-    plot(report, os.path.join(args.out, "benchmarks.png"))
-    print(markdown(report, report["command"]))
+        f.write(page)
+    plot(reports[0], os.path.join(args.out, "benchmarks.png"))
+    print(page)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Public API (see ``api.py``): ``function``, ``compile``, ``Function``, ``ConcreteFunction``,
 ``TensorSpec``, ``run_functions_eagerly``, ``save``, ``set_num_threads``, ``get_num_threads``,
-``CompileError``, ``SignatureError``,
+``release_buffers``, ``CompileError``, ``SignatureError``,
 ``device``, ``current_device``; ``print`` and ``Variable`` (``effects.py``).
 """
 
@@ -15,6 +15,7 @@ from .api import (
     function,
     functions_run_eagerly,
     get_num_threads,
+    release_buffers,
     run_functions_eagerly,
     save,
     set_num_threads,
@@ -28,4 +29,4 @@ __version__ = "0.1.0"
 __all__ = ["ConcreteFunction", "CompileError", "Function", "SignatureError", "TensorSpec",
            "Variable", "compile",
            "current_device", "device", "function", "functions_run_eagerly", "get_num_threads",
-           "print", "run_functions_eagerly", "save", "set_num_threads"]
+           "print", "release_buffers", "run_functions_eagerly", "save", "set_num_threads"]

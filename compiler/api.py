@@ -1,5 +1,5 @@
 """The public API: ``function``, ``compile``, ``Function``, ``ConcreteFunction``,
-``run_functions_eagerly``, ``set_num_threads``/``get_num_threads``.
+``run_functions_eagerly``, ``set_num_threads``/``get_num_threads``, ``release_buffers``.
 
 Semantics follow ``tf.function``: a ``Function`` is polymorphic and makes one *concrete
 function* (a specialization) per input signature — array dtype and shape, NumPy scalar dtype,
@@ -64,6 +64,15 @@ def _cuda_backend(target: str):
     index = int(target.split(":")[1]) if ":" in target else 0
     from .backend.ptx import CudaBackend
     return CudaBackend(index)
+
+
+def release_buffers() -> int:
+    """Free the large buffers (1 MiB and up) that compiled code keeps between calls for reuse
+    (the buffer pool, ``compiler/backend/llvm/pool.py``: at most ``GRAFO_BUFFER_POOL_BYTES``,
+    default 512 MiB, 0 disables it). Returns the number of bytes freed. Arrays still alive
+    are not affected. The counterpart of ``torch.cuda.empty_cache()``."""
+    from .backend.llvm import pool
+    return pool.release()
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:

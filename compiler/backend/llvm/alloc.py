@@ -8,13 +8,17 @@ memref's ``allocated`` pointer is ``base`` and the caller releases a returned bu
 ``free(allocated)``. ``memref.dealloc`` unlinks in O(1); when the entry returns, every buffer
 still listed except the returned ones is freed (on an error exit all of them), so repeated calls
 do not grow memory. Buffers of 4 MiB or more get ``madvise(MADV_HUGEPAGE)``, as NumPy gives its
-own arrays (numpy/core/src/multiarray/alloc.c), to avoid a page fault per 4 KiB.
+own arrays (numpy/core/src/multiarray/alloc.c), to avoid a page fault per 4 KiB. The header
+also holds the block's size and a tag at ``pool.SIZE_OFFSET``/``pool.MAGIC_OFFSET``: when the
+module is bound to the buffer pool (``pool.py``), large blocks come from it and go back to it
+instead of ``aligned_alloc``/``free``.
 """
 
 from __future__ import annotations
 
 from llvmlite import ir
 
+from .pool import MAGIC, MAGIC_OFFSET, MIN_BYTES, SIZE_OFFSET, TABLE, header_word, pool_global
 from .types import I1, I32, I64, PTR
 
 HEADER = 64
@@ -39,6 +43,14 @@ def _i64(n: int) -> ir.Constant:
     return ir.Constant(I64, n)
 
 
+def _i32(n: int) -> ir.Constant:
+    return ir.Constant(I32, n)
+
+
+def _null() -> ir.Constant:
+    return ir.Constant(PTR, None)
+
+
 def alloc_function(m: ir.Module) -> ir.Function:
     """``ptr grafo.rt.alloc(ptr arena, i64 bytes)``: a listed buffer's base, null when out of
     memory. The data starts ``HEADER`` bytes after the base."""
@@ -48,34 +60,70 @@ def alloc_function(m: ir.Module) -> ir.Function:
     fn = ir.Function(m, ir.FunctionType(PTR, [PTR, I64]), name)
     fn.linkage = "internal"
     arena, nbytes = fn.args
-    entry, fail, ok, advise, done = (fn.append_basic_block(n) for n in (
-        "entry", "fail", "ok", "advise", "done"))
+    entry, pool, fresh, fail, ok, link = (fn.append_basic_block(n) for n in (
+        "entry", "pool", "fresh", "fail", "ok", "link"))
     b = ir.IRBuilder(entry)
     too_big = b.icmp_unsigned(">", nbytes, _i64(MAX_BYTES))
     at_least = b.select(b.icmp_unsigned("<", nbytes, _i64(ALIGN)), _i64(ALIGN), nbytes)
     rounded = b.and_(b.add(at_least, _i64(ALIGN - 1)), _i64(-ALIGN))
     total = b.add(rounded, _i64(HEADER))
-    base = b.call(libc(m, "aligned_alloc"), [_i64(ALIGN), total])
-    b.cbranch(b.or_(too_big, b.icmp_unsigned("==", base, ir.Constant(PTR, None))), fail, ok)
+    table = b.load(pool_global(m), typ=PTR)
+    b.cbranch(b.and_(b.icmp_unsigned("!=", table, _null()),
+                     b.and_(b.icmp_unsigned(">=", total, _i64(MIN_BYTES)), b.not_(too_big))),
+              pool, fresh)
+    b.position_at_end(pool)
+    take = b.load(b.gep(table, [_i32(0), _i32(0)], inbounds=True, source_etype=TABLE),
+                  typ=ir.FunctionType(PTR, [I64]).as_pointer())
+    reused = b.call(take, [total])
+    b.cbranch(b.icmp_unsigned("!=", reused, _null()), link, fresh)
+    b.position_at_end(fresh)
+    new = b.call(libc(m, "aligned_alloc"), [_i64(ALIGN), total])
+    b.cbranch(b.or_(too_big, b.icmp_unsigned("==", new, _null())), fail, ok)
     b.position_at_end(fail)
-    b.ret(ir.Constant(PTR, None))
+    b.ret(_null())
     b.position_at_end(ok)
+    b.store(total, header_word(b, new, SIZE_OFFSET))
+    b.store(_i64(MAGIC), header_word(b, new, MAGIC_OFFSET))
+    with b.if_then(b.icmp_unsigned(">=", total, _i64(HUGE_PAGE_THRESHOLD))):
+        addr = b.ptrtoint(new, I64)
+        skip = b.sub(_i64(PAGE), b.urem(addr, _i64(PAGE)))
+        start = b.gep(new, [skip], inbounds=True, source_etype=ir.IntType(8))
+        b.call(libc(m, "madvise"), [start, b.sub(total, skip), ir.Constant(I32, MADV_HUGEPAGE)])
+    fresh_end = b.block
+    b.branch(link)
+    b.position_at_end(link)
+    base = b.phi(PTR)
+    base.add_incoming(reused, pool)
+    base.add_incoming(new, fresh_end)
     nxt = b.load(arena, typ=PTR)
     b.store(nxt, base)
     b.store(arena, b.gep(base, [_i64(8)], inbounds=True, source_etype=ir.IntType(8)))
     b.store(base, arena)
-    has_next = b.icmp_unsigned("!=", nxt, ir.Constant(PTR, None))
-    with b.if_then(has_next):
+    with b.if_then(b.icmp_unsigned("!=", nxt, _null())):
         b.store(base, b.gep(nxt, [_i64(8)], inbounds=True, source_etype=ir.IntType(8)))
-    b.cbranch(b.icmp_unsigned(">=", total, _i64(HUGE_PAGE_THRESHOLD)), advise, done)
-    b.position_at_end(advise)
-    addr = b.ptrtoint(base, I64)
-    skip = b.sub(_i64(PAGE), b.urem(addr, _i64(PAGE)))
-    start = b.gep(base, [skip], inbounds=True, source_etype=ir.IntType(8))
-    b.call(libc(m, "madvise"), [start, b.sub(total, skip), ir.Constant(I32, MADV_HUGEPAGE)])
-    b.branch(done)
-    b.position_at_end(done)
     b.ret(base)
+    return fn
+
+
+def release_function(m: ir.Module) -> ir.Function:
+    """``void grafo.rt.free(ptr base)``: give a block back to the buffer pool when the module
+    is bound to one, else ``free`` it."""
+    name = "grafo.rt.free"
+    if name in m.globals:
+        return m.globals[name]
+    fn = ir.Function(m, ir.FunctionType(ir.VoidType(), [PTR]), name)
+    fn.linkage = "internal"
+    (base,) = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    table = b.load(pool_global(m), typ=PTR)
+    with b.if_else(b.icmp_unsigned("!=", table, _null())) as (pooled, plain):
+        with pooled:
+            give = b.load(b.gep(table, [_i32(0), _i32(1)], inbounds=True, source_etype=TABLE),
+                          typ=ir.FunctionType(ir.VoidType(), [PTR]).as_pointer())
+            b.call(give, [base])
+        with plain:
+            b.call(libc(m, "free"), [base])
+    b.ret_void()
     return fn
 
 
@@ -93,7 +141,7 @@ def dealloc_function(m: ir.Module) -> ir.Function:
     b.store(nxt, pprev)
     with b.if_then(b.icmp_unsigned("!=", nxt, ir.Constant(PTR, None))):
         b.store(pprev, b.gep(nxt, [_i64(8)], inbounds=True, source_etype=ir.IntType(8)))
-    b.call(libc(m, "free"), [base])
+    b.call(release_function(m), [base])
     b.ret_void()
     return fn
 
@@ -118,7 +166,7 @@ def emit_release(b: ir.IRBuilder, arena: ir.Value, keep: list) -> None:
         kept = b.or_(kept, b.icmp_unsigned("==", cur, k))
     b.cbranch(kept, nxt, drop)
     b.position_at_end(drop)
-    b.call(libc(b.module, "free"), [cur])
+    b.call(release_function(b.module), [cur])
     b.branch(nxt)
     b.position_at_end(nxt)
     cur.add_incoming(following, nxt)

@@ -16,9 +16,11 @@ from runtime import fastcall, printing
 from runtime import parallel as threads
 
 from ...dialects.builtin import ModuleOp
+from . import pool
 from .codegen import lower_module
 from .errors import error_table
 from .parallel import THREADS_GLOBAL
+from .pool import POOL_GLOBAL
 from .printing import PRINT_GLOBAL, print_table
 from .pyentry import emit_py_entry
 from .signature import native_function
@@ -43,14 +45,16 @@ class CompiledModule:
         t1 = time.perf_counter()
         optimize(ref)
         t2 = time.perf_counter()
-        parallel = any(g.name == THREADS_GLOBAL for g in ref.global_variables)
+        names = {g.name for g in ref.global_variables}
         self.llvm_ir = str(ref)
         self.errors = error_table(module)
         self._types = {f.sym_name: f.function_type for f in module.functions()}
         self._engine = llvm.create_mcjit_compiler(ref, new_host_target_machine())
         self._engine.finalize_object()
+        if POOL_GLOBAL in names:
+            pool.bind(self._engine.get_global_value_address(POOL_GLOBAL))
         self.threads_global = None
-        if parallel:
+        if THREADS_GLOBAL in names:
             self.threads_global = self._engine.get_global_value_address(THREADS_GLOBAL)
             threads.bind(self.threads_global)
         self._print_hook = None

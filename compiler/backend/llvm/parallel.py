@@ -28,6 +28,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .alloc import emit_release
+from .atomics import locked, store_atomic
 from .descriptor import MemRef, flatten
 from .emitter import Emitter
 from .rules import RULES
@@ -128,8 +129,7 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
 
     b.position_at_end(start)
     captured = _captured(fe, op)
-    shared = [lb if lb.type == I64 else b.sext(lb, I64),
-              step if step.type == I64 else b.sext(step, I64), trip, state]
+    shared = [_sext64(b, lb), _sext64(b, step), trip, state]
     fields = [v for c in captured for v in flatten(fe.values[c])
               if not isinstance(v, ir.Constant)]
     closure_t = ir.LiteralStructType([FAILURE] + [v.type for v in shared + fields])
@@ -139,7 +139,8 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
     b.store(_i32(0), _field(b, closure, closure_t, 0, 2))
     for k, v in enumerate(shared + fields, 1):
         b.store(v, _field(b, closure, closure_t, k))
-    body = _outline(fe, op, captured, closure_t, lb.type)
+    body = _outline(fe, op, captured, closure_t, lb.type,
+                    {k: v for k, v in (("lb", lb), ("step", step)) if isinstance(v, ir.Constant)})
     b.call(gomp, [body, closure, threads, _i32(0)])
     code = b.load(_field(b, closure, closure_t, 0, 2), typ=I32)
     params = [b.load(_field(b, closure, closure_t, 0, 3, i), typ=I64)
@@ -165,12 +166,12 @@ def _captured(fe: Emitter, op) -> list:
     return list(seen)
 
 
-def _outline(fe: Emitter, op, captured: list, closure_t, iv_type) -> ir.Function:
+def _outline(fe: Emitter, op, captured: list, closure_t, iv_type, constants: dict) -> ir.Function:
     name = fe.mod.outlined_name(fe.fn)
     fn = ir.Function(fe.mod.ll, ir.FunctionType(ir.VoidType(), [PTR]), name)
     fn.linkage = "internal"
     body = BodyEmitter(fe.mod, fn, can_fail=any(o.name in _FAILING_OPS for o in op.walk()))
-    body.emit(op, captured, fe.values, closure_t, iv_type)
+    body.emit(op, captured, fe.values, closure_t, iv_type, constants)
     return fn
 
 
@@ -189,11 +190,15 @@ class BodyEmitter(Emitter):
         self.exit = self.new_block("exit")
         self.iteration = None
 
-    def emit(self, op, captured: list, outer: dict, closure_t, iv_type) -> None:
+    def emit(self, op, captured: list, outer: dict, closure_t, iv_type, constants) -> None:
+        """``constants``: ``lb``/``step`` known at compile time, used as constants so that
+        the chunk loop has a constant step (which LLVM's vectorizer needs)."""
         b = self.b
         c = self.closure
         lb, step, trip, state = (b.load(_field(b, c, closure_t, k), typ=closure_t.elements[k])
                                  for k in range(1, 5))
+        lb, step = (_sext64(b, constants[k]) if k in constants else v
+                    for k, v in (("lb", lb), ("step", step)))
         k = 5
         for v in captured:
             gen = outer[v]
@@ -262,11 +267,8 @@ class BodyEmitter(Emitter):
         self.b.position_at_end(cont)
 
 
-def _store_atomic(b: ir.IRBuilder, value, ptr, ordering: str) -> None:
-    """An atomic store through an opaque ``ptr`` (llvmlite checks the pointee type)."""
-    typed = b.gep(ptr, [_i64(0)], inbounds=True, source_etype=value.type)
-    typed.type = value.type.as_pointer()
-    b.store_atomic(value, typed, ordering, value.type.width // 8)
+def _sext64(b: ir.IRBuilder, v: ir.Value) -> ir.Value:
+    return v if v.type == I64 else b.sext(v, I64)
 
 
 def _record_function(m: ir.Module) -> ir.Function:
@@ -279,24 +281,20 @@ def _record_function(m: ir.Module) -> ir.Function:
                      name)
     fn.linkage = "internal"
     rec, iteration, code, *params = fn.args
-    entry, spin, locked, write, unlock = (fn.append_basic_block(n) for n in (
-        "entry", "spin", "locked", "write", "unlock"))
-    b = ir.IRBuilder(entry)
-    lock = _field(b, rec, FAILURE, 1)
-    b.branch(spin)
-    b.position_at_end(spin)
-    got = b.extract_value(b.cmpxchg(lock, _i32(0), _i32(1), "acquire", "monotonic"), 1)
-    b.cbranch(got, locked, spin)
-    b.position_at_end(locked)
-    first = _field(b, rec, FAILURE, 0)
-    b.cbranch(b.icmp_signed("<", iteration, b.load(first, typ=I64)), write, unlock)
-    b.position_at_end(write)
-    b.store(code, _field(b, rec, FAILURE, 2))
-    for i, p in enumerate(params):
-        b.store(p, _field(b, rec, FAILURE, 3, i))
-    _store_atomic(b, iteration, first, "monotonic")
-    b.branch(unlock)
-    b.position_at_end(unlock)
-    _store_atomic(b, _i32(0), lock, "release")
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+
+    def keep_lowest():
+        first = _field(b, rec, FAILURE, 0)
+        write, skip = fn.append_basic_block("write"), fn.append_basic_block("unlock")
+        b.cbranch(b.icmp_signed("<", iteration, b.load(first, typ=I64)), write, skip)
+        b.position_at_end(write)
+        b.store(code, _field(b, rec, FAILURE, 2))
+        for i, p in enumerate(params):
+            b.store(p, _field(b, rec, FAILURE, 3, i))
+        store_atomic(b, iteration, first, "monotonic")
+        b.branch(skip)
+        b.position_at_end(skip)
+
+    locked(b, _field(b, rec, FAILURE, 1), keep_lowest)
     b.ret_void()
     return fn

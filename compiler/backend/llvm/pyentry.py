@@ -13,10 +13,10 @@ and calls the C entry by address, so saved artifacts never contain it). It
 2. builds the memref descriptors on the stack and calls the C entry without the GIL;
 3. on a non-zero status calls ``runtime.abi.raise_status(self, code, *params)``, which raises;
 4. wraps results: a result buffer becomes a NumPy array (``PyArray_NewFromDescr`` on the
-   buffer) whose base is a capsule that ``free``s it; a buffer returned twice is one array;
-   scalars become NumPy scalars (``PyArray_Scalar``) or Python ``float``/``int``/``bool``.
-   If creating an object fails, every object and buffer of the call is released and the
-   Python exception (MemoryError) propagates.
+   buffer) whose base is a capsule that returns it to the buffer pool (or ``free``s it); a
+   buffer returned twice is one array; scalars become NumPy scalars (``PyArray_Scalar``) or
+   Python ``float``/``int``/``bool``. If creating an object fails, every object and buffer
+   of the call is released and the Python exception (MemoryError) propagates.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from runtime.abi import ArraySpec, ScalarSpec
 from runtime.fastcall import ALIGNED, C_CONTIGUOUS, WRITEABLE, Layout
 
 from ... import types as T
+from . import pool
 from .target import host_target_machine, new_host_target_machine, triple
 from .types import I1, I8, I32, I64, PTR, STATUS, STATUS_PARAMS, abi_param, descriptor, storage
 
@@ -260,15 +261,18 @@ _support: list = []   # the engine of _capsule_destructor, kept for the process'
 
 
 def _capsule_destructor(layout: Layout) -> int:
-    """Address of ``void grafo.py.free_capsule(PyObject *capsule)``, which frees the buffer a
-    result array's base capsule holds. It lives in an engine that is never freed: arrays can
-    outlive the module that made them."""
+    """Address of ``void grafo.py.free_capsule(PyObject *capsule)``, which gives the buffer a
+    result array's base capsule holds to the buffer pool (``pool.py``; it frees what it does
+    not keep). It lives in an engine that is never freed: arrays can outlive the module that
+    made them."""
     if not _support:
         _register(layout)
         m = _new_module("grafo.py.support")
         fn = ir.Function(m, ir.FunctionType(VOID, [PTR]), "grafo.py.free_capsule")
         b = ir.IRBuilder(fn.append_basic_block("entry"))
-        _call(b, "free", [_call(b, "PyCapsule_GetPointer", [fn.args[0], _null()])])
+        give = b.inttoptr(ir.Constant(I64, pool.support().give),
+                          ir.FunctionType(VOID, [PTR]).as_pointer())
+        b.call(give, [_call(b, "PyCapsule_GetPointer", [fn.args[0], _null()])])
         b.ret_void()
         engine = llvm.create_mcjit_compiler(llvm.parse_assembly(str(m)),
                                             new_host_target_machine())
