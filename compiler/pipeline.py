@@ -52,6 +52,18 @@ def optimize(module, pipeline: str | None = None):
     return module
 
 
+def optimize_loops(module, pipeline: str | None = None, loop_pipeline: str | None = None):
+    """A lowered (loop-level) module after ``optimize`` and then ``loop_pipeline`` (default
+    ``passes.LOOP_PIPELINE``: sibling loop fusion; a backend may ask for another, the CUDA
+    one for none, as its kernels follow the lowering's loops)."""
+    from .passes import LOOP_PIPELINE, PassManager
+    optimize(module, pipeline)
+    loop_pipeline = LOOP_PIPELINE if loop_pipeline is None else loop_pipeline
+    if loop_pipeline:
+        PassManager.parse(loop_pipeline).run(module)
+    return module
+
+
 def frontend_ir(fn, args):
     """Stage 1 only: the verified tensor-level module of ``fn`` for ``args``."""
     from .frontend import convert
@@ -76,7 +88,7 @@ def stage_module(fn, args, stage: str = "optimized", pipeline: str | None = None
     if stage == "optimized":
         return module
     from .lowering import lower_to_loops
-    return _verified(optimize(lower_to_loops(module), pipeline))
+    return _verified(optimize_loops(lower_to_loops(module), pipeline))
 
 
 def compile_function(fn, args, pipeline: str | None = None, backend=None) -> CompiledFunction:
@@ -112,8 +124,9 @@ def compile_function(fn, args, pipeline: str | None = None, backend=None) -> Com
     # Each stage works on a copy so that the modules kept for introspection stay intact.
     optimized = stage("optimized", lambda: _verified(optimize(module.clone(), pipeline)))
     prepare = getattr(backend, "prepare", lambda m: m)
-    loops = stage("loops", lambda: _verified(optimize(lower_to_loops(prepare(optimized.clone())),
-                                                      pipeline)))
+    loop_pipeline = getattr(backend, "loop_pipeline", None)
+    loops = stage("loops", lambda: _verified(optimize_loops(
+        lower_to_loops(prepare(optimized.clone())), pipeline, loop_pipeline)))
     native = stage("llvm", lambda: backend(loops))
     entry = native.entry(func.sym_name, list(func.function_type.inputs), result_types)
     if getattr(native, "timings", None):

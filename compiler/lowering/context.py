@@ -245,13 +245,17 @@ class Emitter:
         return self._versioned(op, op.induction_var, self._reads[mark:], emit)
 
     def _for(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False,
-             work: int | None = None) -> scf.ForOp:
-        """``loop``, returning the ``scf.for`` op."""
+             work: int | None = None, independent=False) -> scf.ForOp:
+        """``loop``, returning the ``scf.for`` op. ``independent``: the iterations are
+        independent but too few to thread (``grafo.independent``, which lets
+        ``passes/fuse_loops.py`` fuse the loop)."""
         op = scf.ForOp.create(self.index(lb), self.index(ub), self.index(step), list(inits))
         if parallel:
             op.attributes["grafo.parallel"] = UnitAttr()
             if work is not None:
                 op.attributes["grafo.work"] = IntegerAttr(work)
+        elif independent:
+            op.attributes["grafo.independent"] = UnitAttr()
         self.b.insert(op)
         with self.b.at_end(op.body):
             nxt = body(op.induction_var, *op.body.args[1:])
@@ -272,7 +276,7 @@ class Emitter:
         loop LLVM vectorizes). One ``scf.if`` on "some flag holds" runs the general nest,
         else the fast one."""
         shape = list(shape)
-        per_outer = None
+        per_outer, independent = None, parallel
         if parallel:
             dims = shape + list(work)
             size = self.product(d for d in dims if isinstance(d, int))
@@ -285,12 +289,14 @@ class Emitter:
             if k == len(shape):
                 inner.append(idx[-1])
                 return body(tuple(idx), *iters)
-            return self.loop(shape[k], lambda i, *it: level(k + 1, idx + [i], it), iters,
-                             parallel=parallel and k == 0, work=per_outer if k == 0 else None)
+            return list(self._for(shape[k], lambda i, *it: level(k + 1, idx + [i], it), iters,
+                                  parallel=parallel and k == 0,
+                                  work=per_outer if k == 0 else None,
+                                  independent=independent and k == 0).results)
 
         def emit():
             return self._for(shape[0], lambda i, *it: level(1, [i], it), list(inits),
-                             parallel=parallel, work=per_outer)
+                             parallel=parallel, work=per_outer, independent=independent)
 
         if not shape:
             return list(body((), *inits) or ())

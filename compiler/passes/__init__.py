@@ -1,13 +1,23 @@
 """IR-to-IR passes and the pass manager (see ``manager.py``).
 
 Passes: ``fold`` (constant folding), ``canonicalize`` (folding + rewrite patterns to a fixed
-point), ``cse`` (common subexpression elimination), ``dce`` (dead code elimination).
+point), ``cse`` (common subexpression elimination), ``dce`` (dead code elimination),
+``fuse-loops`` (sibling parallel loop fusion on loop-level IR).
 ``PassManager.parse(DEFAULT_PIPELINE).run(module)`` is the optimization pipeline the compiler
-runs on the frontend's output.
+runs on the frontend's output and on the lowered module; ``LOOP_PIPELINE`` follows on the
+lowered module for the CPU.
 """
 
-from . import canonicalize, cse, dce, fold  # noqa: F401  (registers the passes)
-from .manager import DEFAULT_PIPELINE, PASSES, Pass, PassManager, known_passes, parse_pipeline
+from . import canonicalize, cse, dce, fold, fuse_loops  # noqa: F401  (registers the passes)
+from .manager import (
+    DEFAULT_PIPELINE,
+    LOOP_PIPELINE,
+    PASSES,
+    Pass,
+    PassManager,
+    known_passes,
+    parse_pipeline,
+)
 
-__all__ = ["DEFAULT_PIPELINE", "PASSES", "Pass", "PassManager", "known_passes",
+__all__ = ["DEFAULT_PIPELINE", "LOOP_PIPELINE", "PASSES", "Pass", "PassManager", "known_passes",
            "parse_pipeline"]

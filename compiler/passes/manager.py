@@ -24,6 +24,8 @@ from ..ir.verifier import VerifyError, verify
 PASSES: dict[str, type["Pass"]] = {}
 
 DEFAULT_PIPELINE = "canonicalize,cse,dce"
+# Run after DEFAULT_PIPELINE (or a user's pipeline) on loop-level IR for the CPU.
+LOOP_PIPELINE = "fuse-loops"
 
 
 class Pass:
@@ -45,7 +47,7 @@ class Pass:
 
 def known_passes() -> list[str]:
     """The names of all registered passes, sorted."""
-    from . import canonicalize, cse, dce, fold  # noqa: F401  (registers the passes)
+    from . import canonicalize, cse, dce, fold, fuse_loops  # noqa: F401  (registers them)
     return sorted(PASSES)
 
 
