@@ -192,8 +192,13 @@ def run_translate(args) -> int:
     try:
         if _is_tensor_level(module):
             from .lowering import lower_to_loops
-            from .pipeline import optimize
-            module = optimize(lower_to_loops(module))
+            from .pipeline import optimize_loops
+            loop_pipeline = None
+            if args.to == "ptx":   # the CUDA target's rewrites and passes, as compile() does
+                from .backend.ptx import CudaBackend
+                module = CudaBackend.prepare(module)
+                loop_pipeline = CudaBackend.loop_pipeline
+            module = optimize_loops(lower_to_loops(module), loop_pipeline=loop_pipeline)
         if args.to == "ptx":
             sys.stdout.write(_ptx(module))
             return 0

@@ -152,3 +152,142 @@ def test_call_without_gpu_is_a_clear_error():
     cf = compiler.compile(ew, "f32[?], f32[?]", target="cuda")
     with pytest.raises(RuntimeError, match="no CUDA device"):
         cf(np.ones(3, np.float32), np.ones(3, np.float32))
+
+
+def row_sum(x):
+    return np.sum(x, axis=-1)
+
+
+def row_max(x):
+    return np.max(x, axis=1, keepdims=True)
+
+
+def row_min(x):
+    return np.min(x, axis=-1)
+
+
+def row_any(x):
+    return np.any(x, axis=-1)
+
+
+def row_prod(x):
+    return np.prod(x, axis=-1)
+
+
+def trailing_sum(x):
+    return np.sum(x * x, axis=(1, 2))
+
+
+def row_mean(x):
+    return np.mean(x, axis=-1, keepdims=True)
+
+
+ROWS = [(row_sum, "f32[?,?]"), (row_sum, "f64[?,?,?]"), (row_sum, "i32[?,?]"),
+        (row_max, "f64[?,?]"), (row_max, "f32[7,300]"), (row_min, "i16[?,?]"),
+        (row_any, "bool[?,?]"), (row_prod, "i64[?,?]"), (trailing_sum, "f32[?,?,?]"),
+        (row_mean, "f32[?,?]")]
+
+
+@pytest.mark.parametrize("fn,sig", ROWS, ids=[f"{f.__name__}-{s}" for f, s in ROWS])
+def test_row_reductions_are_block_reductions(fn, sig):
+    """One ``rows`` kernel: the threads of a row combine by warp shuffles and shared memory."""
+    cf = compiler.compile(fn, sig, target="cuda")
+    assert "rows" in [k.kind for k in cf._compiled.native.kernels]
+    ptx = cf.ptx
+    assert "shfl.sync.bfly" in ptx and "st.shared" in ptx and "ld.shared" in ptx
+    assert "bar.sync" in ptx and "%tid.y" in ptx and "%ntid.x" in ptx
+    if ptxas_path() is None:
+        pytest.skip("ptxas not found (scripts/install-test-deps.sh installs it)")
+    for sm in ("sm_80", "sm_90"):
+        assert assemble(ptx, sm)
+
+
+def test_softmax_uses_row_reductions():
+    kinds = [k.kind for k in compiler.compile(softmax, "f32[?,?]",
+                                              target="cuda")._compiled.native.kernels]
+    assert kinds.count("rows") == 2 and "reduce" not in kinds
+
+
+def _reduced_loop(fn, sig, kind):
+    """The loop a ``kind`` kernel of ``fn`` splits among threads."""
+    cf = compiler.compile(fn, sig, target="cuda")
+    (k,) = [k for k in cf._compiled.native.kernels if k.kind == kind]
+    return k.op if kind == "reduce" else k.row_loop
+
+
+@pytest.mark.parametrize("fn,sig,kind", [(total, "f32[?]", "reduce"),
+                                         (total, "f64[300000]", "reduce"),
+                                         (row_sum, "f32[?,?]", "rows"),
+                                         (row_max, "f32[?,?]", "rows")])
+def test_threads_read_consecutive_elements(fn, sig, kind):
+    """The loop the threads share steps by one element of a contiguous axis, so thread t of
+    a group reads element start + t at each step (coalesced)."""
+    loop = _reduced_loop(fn, sig, kind)
+    step = loop.operands[2].owner_op()
+    assert step.name == "arith.constant" and step.attr("value") == 1
+    loads = [o for o in loop.walk() if o.name == "memref.load"]
+    assert loads and all(o.operands[-1] is loop.body.args[0] for o in loads)
+
+
+def _run(fn, sig, *args):
+    """``fn`` run by the loop-level interpreter on the CUDA target's loop nest."""
+    loops = compiler.compile(fn, sig, target="cuda")._compiled.modules["loops"]
+    (out,) = Interpreter(loops).call(fn.__name__, *args)
+    return out
+
+
+def test_row_reduction_nest_matches_numpy_special_values():
+    nan, inf = np.nan, np.inf
+    x = np.array([[1.0, nan, 3.0, -inf], [-0.0, 0.0, -0.0, 0.0], [inf, 1.0, -inf, 2.0],
+                  [-0.0, -0.0, -0.0, -0.0], [5.0, -7.5, 2.0, 1e300]])
+    for fn in (row_max, row_min, row_sum, row_mean):
+        with np.errstate(invalid="ignore"):
+            want = fn(x)
+        got = _run(fn, "f64[?,?]", x)
+        np.testing.assert_array_equal(got, want)
+        nonzero = want != 0
+        assert np.array_equal(np.signbit(got)[nonzero], np.signbit(want)[nonzero])
+    # sums start from +0.0: rows of zeros (all -0.0 included) sum to +0.0
+    assert not np.signbit(_run(row_sum, "f64[?,?]", x)[[1, 3]]).any()
+    np.testing.assert_array_equal(np.signbit(_run(row_max, "f64[?,?]", x[1:2]))[0], [False])
+    np.testing.assert_array_equal(np.signbit(_run(row_min, "f64[?,?]", x[1:2])), [True])
+
+
+def test_row_reduction_nest_integers_bools_and_empty_rows():
+    rng = np.random.default_rng(3)
+    a = rng.integers(-2**31, 2**31 - 1, (6, 50), dtype=np.int64).astype(np.int32)
+    np.testing.assert_array_equal(_run(row_sum, "i32[?,?]", a), row_sum(a))
+    s = rng.integers(-300, 300, (4, 9)).astype(np.int16)
+    np.testing.assert_array_equal(_run(row_min, "i16[?,?]", s), row_min(s))
+    p = rng.integers(-3, 4, (5, 40)).astype(np.int64)
+    np.testing.assert_array_equal(_run(row_prod, "i64[?,?]", p), row_prod(p))
+    b = rng.random((6, 33)) < 0.02
+    np.testing.assert_array_equal(_run(row_any, "bool[?,?]", b), row_any(b))
+    t = rng.random((3, 4, 5), np.float32)
+    np.testing.assert_allclose(_run(trailing_sum, "f32[?,?,?]", t), trailing_sum(t), rtol=1e-6)
+    empty = np.zeros((3, 0))
+    np.testing.assert_array_equal(_run(row_sum, "f64[?,?]", empty), np.zeros(3))
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
+        _run(row_max, "f64[?,?]", empty)
+
+
+def test_row_sum_nest_is_at_least_as_accurate_as_numpy():
+    """float32 rows with mixed magnitudes and signs: the error against the exact sum is at
+    most NumPy's (pairwise) error plus one rounding of the result."""
+    import math
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal((4, 100_000)) * 10.0 ** rng.integers(-3, 4, (4, 100_000))
+         ).astype(np.float32)
+    got = _run(row_sum, "f32[?,?]", x)
+    for row, g, n in zip(x, got, row_sum(x), strict=True):
+        exact = math.fsum(row.astype(np.float64))
+        ulp = float(np.spacing(np.float32(abs(exact))))
+        assert abs(float(g) - exact) <= abs(float(n) - exact) + ulp
+
+
+def test_row_launch_shape():
+    from compiler.backend.ptx.rows import ROW_BLOCK, WARP_ROW, launch_shape
+    assert launch_shape(1000, WARP_ROW, 4096) == ((125, 1, 1), (32, ROW_BLOCK // 32, 1))
+    assert launch_shape(1000, WARP_ROW + 1, 4096) == ((1000, 1, 1), (ROW_BLOCK, 1, 1))
+    assert launch_shape(10**6, None, 4096) == ((4096, 1, 1), (ROW_BLOCK, 1, 1))
+    assert launch_shape(3, 5, 4096) == ((1, 1, 1), (32, ROW_BLOCK // 32, 1))

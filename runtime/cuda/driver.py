@@ -1,21 +1,57 @@
 """The CUDA driver: one ``Runtime`` per device (primary context, one stream, loaded modules,
-allocation, copies, launches). Errors raise RuntimeError naming the driver call and code."""
+allocation, copies, launches). Errors raise RuntimeError naming the driver call and code.
+
+The driver is NVIDIA's (cuda-python) unless ``select("simulator")`` or the environment
+variable ``GRAFO_CUDA_SIMULATOR=1`` selects the simulated one (``simulator.py``), which runs
+kernels on the CPU from the semantics ``Runtime.load`` is given.
+"""
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import threading
 
 import numpy as np
 
 _lock = threading.Lock()
 _runtimes: dict = {}
+_selected: list = [None]   # the driver object once chosen
 
 
-@functools.cache
+def select(kind: str | None) -> None:
+    """Use NVIDIA's driver (``"cuda"``), a fresh simulated machine (``"simulator"``) or the
+    environment's choice (None). Forgets the Runtimes of the previous driver. Raises
+    ValueError for another ``kind``."""
+    if kind not in (None, "cuda", "simulator"):
+        raise ValueError(f"unknown CUDA driver {kind!r}; use 'cuda' or 'simulator'")
+    with _lock:
+        _runtimes.clear()
+        unavailable_reason.cache_clear()
+        _selected[0] = None if kind is None else _load(kind)
+
+
+def simulator():
+    """The simulated driver in use (``simulator.Driver``: its ``events`` record copies and
+    launches), or None when NVIDIA's is selected."""
+    from .simulator import Driver
+    drv = _bindings()
+    return drv if isinstance(drv, Driver) else None
+
+
 def _bindings():
-    """The driver module of cuda-python, or the ImportError's text."""
+    """The driver in use, or the ImportError's text when cuda-python is missing."""
+    if _selected[0] is None:
+        _selected[0] = _load("simulator" if os.environ.get("GRAFO_CUDA_SIMULATOR", "") not in
+                             ("", "0") else "cuda")
+    return _selected[0]
+
+
+def _load(kind: str):
+    if kind == "simulator":
+        from .simulator import Driver
+        return Driver()
     try:
         from cuda.bindings import driver
         return driver
@@ -79,7 +115,9 @@ def get(device: int = 0) -> "Runtime":
 
 
 class Runtime:
-    """A device's primary context and stream."""
+    """A device's primary context and stream. Every method makes the context current in the
+    calling thread first: contexts are current per thread, and a Runtime is shared by all
+    threads (``get``)."""
 
     def __init__(self, device: int):
         drv = _bindings()
@@ -103,10 +141,14 @@ class Runtime:
         """Blocks of a grid-stride launch: 32 per multiprocessor."""
         return 32 * self._sms
 
-    def load(self, ptx: str, names: list) -> dict:
-        """Load PTX (``cuModuleLoadData``); returns ``{kernel name: CUfunction}``."""
+    def load(self, ptx: str, names: list, semantics=None) -> dict:
+        """Load PTX (``cuModuleLoadData``); returns ``{kernel name: CUfunction}``.
+        ``semantics()`` returns ``{kernel name: semantics}``, what the simulated driver runs in
+        place of the PTX (see ``simulator.py``); NVIDIA's driver never calls it."""
         self.activate()
         image = ptx.encode() + b"\0"
+        if semantics is not None and hasattr(self.drv, "register_image"):
+            self.drv.register_image(image, semantics())
         module = _call("cuModuleLoadData", image)
         return {n: _call("cuModuleGetFunction", module, n.encode()) for n in names}
 
@@ -115,6 +157,7 @@ class Runtime:
         return int(_call("cuMemAlloc", max(nbytes, 1)))
 
     def free(self, ptr: int) -> None:
+        self.activate()
         _call("cuMemFree", ptr)
 
     def empty(self, shape, dtype):
@@ -126,18 +169,22 @@ class Runtime:
         """A zeroed byte ``DeviceArray``."""
         from .memory import DeviceArray
         a = DeviceArray.empty(self, (nbytes,), np.uint8)
+        self.activate()
         _call("cuMemsetD8Async", a.ptr, 0, max(nbytes, 1), self.stream)
         return a
 
     def copy_in(self, ptr: int, host: np.ndarray) -> None:
+        self.activate()
         _call("cuMemcpyHtoDAsync", ptr, host.ctypes.data, host.nbytes, self.stream)
         self.synchronize()   # the host array may be released by the caller
 
     def copy_out(self, host: np.ndarray, ptr: int) -> None:
+        self.activate()
         _call("cuMemcpyDtoHAsync", host.ctypes.data, ptr, host.nbytes, self.stream)
         self.synchronize()
 
     def synchronize(self) -> None:
+        self.activate()
         _call("cuStreamSynchronize", self.stream)
 
     def launch(self, fn, blocks, threads, params: list, status, out=None) -> None:

@@ -34,32 +34,45 @@ def status_error(errors: list, code: int, params: list) -> Exception:
 
 
 class GPUFunction:
-    """Runs a compiled host program (``compiler.backend.ptx.host``) on a device."""
+    """Runs a compiled host program (``compiler.backend.ptx.host``) on a device.
 
-    def __init__(self, module, program, input_dtypes, result_dtypes, result_arrays):
+    ``inputs``: per argument ``(dtype, shape)``, shape a tuple with None for dynamic dims, or
+    None for a scalar; array arguments must match it exactly (TypeError otherwise, as on the
+    CPU: a device array cannot be converted, and a converted NumPy copy would hide writes).
+    ``written``: indices of the array arguments the function writes into, copied back when
+    they are NumPy arrays."""
+
+    def __init__(self, module, program, inputs, result_dtypes, result_arrays, written=()):
         self.module = module
         self.program = program
-        self.input_dtypes = input_dtypes
+        self.inputs = inputs
         self.result_dtypes = result_dtypes
         self.result_arrays = result_arrays
+        self.written = frozenset(written)
 
     def __call__(self, *args):
+        if len(args) != len(self.inputs):
+            raise TypeError(f"{self.program.func.sym_name}() takes {len(self.inputs)} "
+                            f"arguments, got {len(args)}")
+        for i, (a, (dt, shape)) in enumerate(zip(args, self.inputs, strict=True)):
+            if shape is not None:
+                self._check_array(i, a, dt, shape)
         rt = driver.get(self.module.target.device)
         functions = self.module.functions(rt)
         on_host = all(not hasattr(a, "__cuda_array_interface__") for a in args)
         values, copies = [], []
-        for a, dt in zip(args, self.input_dtypes, strict=True):
-            if isinstance(a, np.ndarray) or hasattr(a, "__cuda_array_interface__"):
-                d = to_device(rt, np.asarray(a, dt) if isinstance(a, np.ndarray) else a)
+        for i, (a, (dt, shape)) in enumerate(zip(args, self.inputs, strict=True)):
+            if shape is not None:
+                d = to_device(rt, a)
                 values.append(d)
-                if isinstance(a, np.ndarray):
+                if isinstance(a, np.ndarray) and i in self.written:
                     copies.append((a, d))
             else:
-                values.append(int(a) if dt.kind in "iub" else dt.type(a))
+                values.append(_scalar(a, dt))
         results = self.program.run(rt, functions, values)
         rt.synchronize()
         for host, dev in copies:
-            if host.flags.writeable and dev.nbytes:
+            if dev.nbytes:
                 host[...] = dev.read()
         out = []
         for r, dt, is_array in zip(results, self.result_dtypes, self.result_arrays, strict=True):
@@ -68,3 +81,30 @@ class GPUFunction:
             else:
                 out.append(dt.type(r))
         return out[0] if len(out) == 1 else tuple(out)
+
+    def _check_array(self, i: int, a, dtype: np.dtype, shape: tuple) -> None:
+        cai = getattr(a, "__cuda_array_interface__", None)
+        if cai is not None:
+            got_dtype, got_shape = np.dtype(cai["typestr"]), tuple(cai["shape"])
+        elif isinstance(a, np.ndarray):
+            got_dtype, got_shape = a.dtype, a.shape
+        else:
+            got_dtype = got_shape = None
+        if got_dtype != dtype or got_shape is None or len(got_shape) != len(shape) or any(
+                d is not None and g != d for g, d in zip(got_shape, shape, strict=True)):
+            spec = ", ".join("?" if d is None else str(d) for d in shape)
+            got = type(a).__name__ if got_shape is None else \
+                f"{got_dtype}[{', '.join(map(str, got_shape))}]"
+            raise TypeError(f"{self.program.func.sym_name}() argument {i}: expected an array "
+                            f"{dtype}[{spec}], got {got}")
+
+
+def _scalar(a, dt: np.dtype):
+    """A scalar argument as the host program holds it: a NumPy float, or an int holding the
+    signed value of the storage width."""
+    if dt.kind == "f":
+        return dt.type(a)
+    v = int(a)
+    bits = 8 * dt.itemsize
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) and dt.kind != "b" else v

@@ -2,18 +2,20 @@
 
 ``compile_module(module, arch=None)`` partitions each function into kernels and host work
 (``partition.py``), emits the kernels with llvmlite's NVPTX target (``kernels.py``,
-``reduce.py``, ``matmul.py``), links libdevice when math functions need it, optimizes at O3
-and returns a ``PTXModule``: ``.ptx`` (the PTX text), ``.llvm_ir``, ``.asm`` (= ``.ptx``),
-``.arch``, ``.kernels`` and ``.entry(name, ...)``, a callable that runs the host program
-(``host.py``) on the GPU through ``runtime.cuda``. Compiling needs no GPU; calling without
-one raises RuntimeError("no CUDA device: ...").
+``reduce.py``, ``rows.py``, ``matmul.py``), links libdevice when math functions need it,
+optimizes at O3 and returns a ``PTXModule``: ``.ptx`` (the PTX text), ``.llvm_ir``, ``.asm``
+(= ``.ptx``), ``.arch``, ``.kernels`` and ``.entry(name, ...)``, a callable that runs the host
+program (``host.py``) on the GPU through ``runtime.cuda``. Compiling needs no GPU; calling
+without one raises RuntimeError("no CUDA device: ...").
 
 ``CudaBackend(device)`` is the backend the compilation pipeline uses for ``target="cuda"``:
-its ``prepare`` rewrites the tensor-level module before lowering (``matmul.prepare``).
+its ``prepare`` rewrites the tensor-level module before lowering (``matmul.prepare``,
+``gpu_reduce.prepare``).
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import llvmlite.binding as llvm
@@ -21,9 +23,12 @@ import numpy as np
 
 from ... import types as T
 from ..llvm.errors import error_table
+from . import gpu_reduce as GR
 from . import kernels as K
 from . import matmul as MM
-from .host import HostProgram
+from . import rows as RW
+from . import simulate as SIM
+from .host import HostProgram, written_arguments
 from .partition import Partition
 from .target import arch as resolve_arch
 from .target import libdevice_path, optimize, target_machine
@@ -50,6 +55,7 @@ class PTXModule:
         mod = K.PTXModuleEmitter(module, sm)
         self.partitions = {}
         self.kernels = []
+        self._plans = []
         for f in module.functions():
             part = Partition(f)
             self.partitions[f.sym_name] = part
@@ -60,9 +66,12 @@ class PTXModule:
                     MM.emit_matmul(mod, k)
                 elif k.kind == "reduce":
                     K.emit_reduce(mod, k, extra, consts)
+                elif k.kind == "rows":
+                    RW.emit_rows(mod, k, *extra, consts)
                 else:
                     K.emit_serial(mod, k, consts)
                 self.kernels.append(k)
+            self._plans += part.plans
         self.llvm_ir = str(mod.ll)
         try:
             ref = llvm.parse_assembly(self.llvm_ir)
@@ -82,7 +91,7 @@ class PTXModule:
         self.ptx = target_machine(sm).emit_assembly(ref)
         self.asm = self.ptx
         self._module = module
-        self._loaded = None
+        self._loaded = weakref.WeakKeyDictionary()
 
     def entry(self, name: str, input_types=None, result_types=None):
         """A callable running function ``name`` on the GPU (see ``runtime.cuda.launcher``)."""
@@ -91,16 +100,29 @@ class PTXModule:
         from runtime.cuda.launcher import GPUFunction
         inputs = input_types or list(func.function_type.inputs)
         results = result_types or list(func.function_type.results)
-        return GPUFunction(self, program, [_dtype(t) for t in inputs],
-                           [_dtype(t) for t in results], [isinstance(t, (T.TensorType,
-                                                                         T.MemRefType))
-                                                          for t in results])
+        return GPUFunction(self, program, [_spec(t) for t in inputs],
+                           [_dtype(t) for t in results], [_is_array(t) for t in results],
+                           written_arguments(func))
 
     def functions(self, rt) -> dict:
-        """The loaded kernels ``{name: CUfunction}`` (the module is loaded once)."""
-        if self._loaded is None:
-            self._loaded = rt.load(self.ptx, [k.name for k in self.kernels])
-        return self._loaded
+        """The kernels loaded by Runtime ``rt``: ``{name: CUfunction}`` (loaded once per
+        Runtime, whose handles are valid only in its context). The kernels' semantics go
+        with the PTX for the simulated driver (``simulate.py``)."""
+        if rt not in self._loaded:
+            self._loaded[rt] = rt.load(self.ptx, [k.name for k in self.kernels],
+                                       lambda: SIM.semantics(self._module, self._plans,
+                                                             K.check_ids(self._module)))
+        return self._loaded[rt]
+
+
+def _is_array(t) -> bool:
+    return isinstance(t, (T.TensorType, T.MemRefType))
+
+
+def _spec(t) -> tuple:
+    """``(dtype, shape)`` of an array input (None for dynamic dims), ``(dtype, None)`` of a
+    scalar."""
+    return _dtype(t), tuple(t.shape) if _is_array(t) else None
 
 
 def _dtype(t) -> np.dtype:
@@ -117,15 +139,19 @@ def compile_module(module, arch: str | None = None, device: int = 0) -> PTXModul
 
 class CudaBackend:
     """The pipeline's backend for device ``device``: ``prepare(tensor module)`` before
-    lowering, then ``backend(loop module) -> PTXModule``."""
+    lowering, then ``backend(loop module) -> PTXModule``. No loop-level passes after
+    lowering (``loop_pipeline``): each of the lowering's loops is a kernel."""
+
+    loop_pipeline = ""
 
     def __init__(self, device: int = 0):
         self.device = device
 
     @staticmethod
     def prepare(module):
-        """The tensor-level rewrites of the CUDA target (``matmul.prepare``)."""
-        return MM.prepare(module)
+        """The tensor-level rewrites of the CUDA target (``matmul.prepare``,
+        ``gpu_reduce.prepare``)."""
+        return GR.prepare(MM.prepare(module))
 
     def __call__(self, module) -> PTXModule:
         return compile_module(module, None, self.device)

@@ -18,6 +18,7 @@ from ... import types as T
 from ...ir.interpreter import Interpreter, storage_dtype
 from . import matmul as MM
 from . import reduce as R
+from . import rows as RW
 from .kernels import check_ids
 
 THREADS = 256
@@ -125,6 +126,9 @@ class HostProgram:
                 self.rt.launch(fn, blocks, THREADS, params, self.status)
             self._check(k)
             return [env[v] for v in op.iter_inits]
+        if k.kind == "rows":
+            self._launch_rows(k, fn, params, env)
+            return [env[v] for v in op.iter_inits]
         if k.kind == "matmul":
             blocks, threads = MM.grid(params[2].shape)
             if all(blocks):
@@ -146,6 +150,18 @@ class HostProgram:
             env[v] = _host_scalar(v.type, R.combine_host(comb, parts, np.array(start).astype(dt)))
         return [env[r] if r in env else None for r in op.results]
 
+    def _launch_rows(self, k, fn, params, env) -> None:
+        rows = 1
+        for lb, ub, step in k.dims:
+            rows *= _trip(env[lb], env[ub], env[step])
+        bounds = k.row_loop.operands[:3]
+        # the row length decides the launch shape when it is known before the launch
+        trips = _trip(*(env[v] for v in bounds)) if all(v in env for v in bounds) else None
+        if rows:
+            grid, block = RW.launch_shape(rows, trips, self.rt.max_blocks())
+            self.rt.launch(fn, grid, block, params, self.status)
+        self._check(k)
+
     def _run_with_out(self, fn, blocks, threads, params, slots) -> np.ndarray:
         out = self.rt.zeros(8 * slots)
         try:
@@ -166,6 +182,36 @@ class HostProgram:
         code = int(block[:4].view(np.int32)[0])
         if code:
             raise status_error(self.errors, code, [int(p) for p in block[8:40].view(np.int64)])
+
+
+def written_arguments(func) -> set:
+    """Indices of ``func``'s memref arguments that a ``memref.store`` writes, followed through
+    the iteration arguments of ``scf.for`` and ``scf.while`` loops."""
+    args = list(func.body.args)
+    out = set()
+    for op in func.walk():
+        if op.name != "memref.store":
+            continue
+        v = op.operands[1]
+        while v not in args:
+            origin = _loop_origin(v)
+            if origin is None:
+                break
+            v = origin
+        else:
+            out.add(args.index(v))
+    return out
+
+
+def _loop_origin(v):
+    """The value a loop's iteration argument ``v`` starts from, or None."""
+    block = getattr(v, "block", None)
+    op = block.parent_op() if block is not None else None
+    if op is not None and op.name == "scf.for" and v.index > 0:
+        return op.iter_inits[v.index - 1]
+    if op is not None and op.name == "scf.while" and block is op.regions[0].blocks[0]:
+        return op.operands[v.index]
+    return None
 
 
 def _all(op):

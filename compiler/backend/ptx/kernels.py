@@ -11,6 +11,8 @@ the C library (math functions become libdevice's ``__nv_*``) or the heap. Kernel
   (``llvm.nvvm.shfl.sync.bfly``) and shared memory, and thread 0 of each block writes the
   block's partial result to ``out[block * groups + g]`` (8-byte slots); the host combines the
   partials (the second pass).
+- ``rows``: a parallel nest around one reduction loop per iteration (a row reduction): a
+  group of threads per row (``rows.py``).
 - ``serial``: one thread runs an op that touches memory but has no parallel structure; its
   scalar results go to ``out``.
 
@@ -43,7 +45,9 @@ SREG = "llvm.nvvm.read.ptx.sreg."
 @dataclass
 class Kernel:
     """One kernel: its name, kind, the IR values passed as parameters, the values the host
-    receives (``outputs``) and, for ``reduce``, each output's combiner and initial value."""
+    receives (``outputs``), for ``reduce`` each output's combiner and initial value, for
+    ``parallel`` and ``rows`` the flattened loops' bounds and for ``rows`` the reduction
+    loop."""
 
     name: str
     kind: str
@@ -53,6 +57,7 @@ class Kernel:
     combiners: list = field(default_factory=list)
     inits: list = field(default_factory=list)
     dims: list = field(default_factory=list)    # (lb, ub, step) values of the flattened loops
+    row_loop: object = None                     # a ``rows`` kernel's reduction loop
     has_checks: bool = False
 
 
@@ -257,10 +262,10 @@ class KernelEmitter(Emitter):
         return phis
 
 
-def emit_parallel(mod: PTXModuleEmitter, k: Kernel, loops: list, constants: list) -> None:
-    """A grid-stride kernel over the flattened iteration space of the nest ``loops``."""
-    ke = KernelEmitter(mod, k, with_out=False)
-    ke.emit_constants(constants)
+def flat_nest(ke: KernelEmitter, k: Kernel, loops: list) -> tuple:
+    """``(total, bind)``: the trip count of the flattened nest ``loops`` (``k.dims``) and
+    ``bind(linear)``, which binds the loops' induction variables for flattened iteration
+    ``linear`` (row-major) and their passed-through buffers."""
     b = ke.b
     bounds = [[ke.values[v] for v in dim] for dim in k.dims]
     counts = [ke.trip_count(*bd) for bd in bounds]
@@ -268,7 +273,7 @@ def emit_parallel(mod: PTXModuleEmitter, k: Kernel, loops: list, constants: list
     for c in counts[1:]:
         total = b.mul(total, c)
 
-    def body(lin):
+    def bind(lin):
         ivs = []
         for (lb, _, step), c in zip(reversed(bounds), reversed(counts), strict=True):
             ivs.append(b.add(lb, b.mul(b.srem(lin, c), step)))
@@ -277,6 +282,17 @@ def emit_parallel(mod: PTXModuleEmitter, k: Kernel, loops: list, constants: list
             ke.values[loop.body.args[0]] = iv
             for arg, init in zip(loop.body.args[1:], loop.iter_inits, strict=True):
                 ke.values[arg] = ke.values[init]   # buffers passed through unchanged
+    return total, bind
+
+
+def emit_parallel(mod: PTXModuleEmitter, k: Kernel, loops: list, constants: list) -> None:
+    """A grid-stride kernel over the flattened iteration space of the nest ``loops``."""
+    ke = KernelEmitter(mod, k, with_out=False)
+    ke.emit_constants(constants)
+    total, bind = flat_nest(ke, k, loops)
+
+    def body(lin):
+        bind(lin)
         ke.emit_ops(loops[-1].body)
     ke.grid_loop(total, body)
     ke.finish()
@@ -319,4 +335,4 @@ def emit_reduce(mod: PTXModuleEmitter, k: Kernel, groups: list, constants: list)
 
 
 __all__ = ["GLOBAL", "Kernel", "KernelEmitter", "PTXModuleEmitter", "STATUS", "check_ids",
-           "emit_parallel", "emit_reduce", "emit_serial"]
+           "emit_parallel", "emit_reduce", "emit_serial", "flat_nest"]

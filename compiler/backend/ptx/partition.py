@@ -9,6 +9,8 @@ Walking the function body in order, each top-level op is
   are independent (no carried values but buffers passed through unchanged; no buffer both
   stored and loaded; every store's indices depend on the loop variable), with the perfectly
   nested parallel loops below it flattened into one iteration space;
+- a ``rows`` kernel: such a nest whose innermost body is one reduction loop with scalar
+  work around it (a row reduction; ``rows.py``), a group of threads per iteration;
 - a ``matmul`` kernel: an ``scf.for`` marked ``grafo.matmul`` (``matmul.py``), its params
   the memrefs ``A, B, C``;
 - a ``reduce`` kernel: an ``scf.for`` whose carried values are reductions (``reduce.py``);
@@ -20,6 +22,7 @@ from __future__ import annotations
 from ... import types as T
 from . import matmul as MM
 from . import reduce as R
+from . import rows as RW
 from .kernels import Kernel
 
 MEMORY = ("memref.load", "memref.store")
@@ -153,7 +156,13 @@ class Partition:
             return
         if op.name == "scf.for" and is_parallel(op):
             loops = _chain(op)
-            k, consts = self._new("parallel", op, dims=[tuple(lp.operands[:3]) for lp in loops])
+            dims = [tuple(lp.operands[:3]) for lp in loops]
+            row = RW.plan(loops[-1].body)
+            if row is not None:
+                k, consts = self._new("rows", op, dims=dims, row_loop=row[0])
+                self.plans.append((k, consts, (loops, *row)))
+                return
+            k, consts = self._new("parallel", op, dims=dims)
             self.plans.append((k, consts, loops))
             return
         if op.name not in CONTROL:

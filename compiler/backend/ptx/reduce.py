@@ -10,7 +10,8 @@ value is a *group*:
   loop is ``arith.subf(total, compensation)`` (the lowering's blocked Kahan sums).
 
 Each thread starts from the identity, so the loop's initial values are combined on the host
-with the partials (``combine_host``).
+with the partials (``combine_host``). ``block_combine`` (warp butterflies, shared memory
+across warps) is shared with the row kernels (``rows.py``).
 """
 
 from __future__ import annotations
@@ -152,34 +153,59 @@ def warp_reduce(ke, v, combiner: str):
     return v
 
 
-def block_reduce(ke, v, combiner: str, smem_name: str, slot: int, slots: int) -> None:
-    """Combine ``v`` over the block; thread 0 stores it to ``out[ctaid.x * slots + slot]``."""
+def block_combine(ke, v, combiner: str, smem, tid, nthreads):
+    """``v`` combined over the ``nthreads`` threads ``tid = 0 .. nthreads - 1`` (a multiple of
+    32, warps in ``tid`` order; at most ``32 * MAX_WARPS``) that run it together: a butterfly
+    over each warp's lanes (``shfl.sync.bfly``), then, when ``nthreads > 32`` (uniform across
+    the block), each warp's value goes to the shared array ``smem`` and every warp combines
+    them by a second butterfly. Every thread gets the result; the trailing barrier lets the
+    caller reuse ``smem``. The combination is a tree of depth log2(nthreads)."""
     b, mod = ke.b, ke.mod
     ty = v.type
     store_ty = ir.IntType(8) if ty == I1 else ty
-    smem = mod.shared_array(smem_name, store_ty, MAX_WARPS)
-    tid, bid = mod.sreg(b, "tid.x"), mod.sreg(b, "ctaid.x")
-    nwarps = b.udiv(b.add(mod.sreg(b, "ntid.x"), ir.Constant(I64, WARP - 1)),
-                    ir.Constant(I64, WARP))
     lane, warp = b.urem(tid, ir.Constant(I64, WARP)), b.udiv(tid, ir.Constant(I64, WARP))
+    nwarps = b.udiv(b.add(nthreads, ir.Constant(I64, WARP - 1)), ir.Constant(I64, WARP))
     barrier = mod.external("llvm.nvvm.barrier0", ir.VoidType(), [])
     v = warp_reduce(ke, v, combiner)
+    single, multi, done = b.block, ke.new_block("block.multi"), ke.new_block("block.done")
+    b.cbranch(b.icmp_unsigned(">", nthreads, ir.Constant(I64, WARP)), multi, done)
+    b.position_at_end(multi)
 
     def at(i):
         return mod.shared_slot(b, smem, i)
     with b.if_then(b.icmp_unsigned("==", lane, ir.Constant(I64, 0))):
         b.store(b.zext(v, store_ty) if ty == I1 else v, at(warp))
     b.call(barrier, [])
-    with b.if_then(b.icmp_unsigned("==", warp, ir.Constant(I64, 0))):
-        x = b.load(at(lane), typ=store_ty)
-        x = b.trunc(x, ty) if ty == I1 else x
-        x = b.select(b.icmp_unsigned("<", lane, nwarps), x, identity(combiner, ty))
-        x = warp_reduce(ke, x, combiner)
-        with b.if_then(b.icmp_unsigned("==", lane, ir.Constant(I64, 0))):
-            pos = b.add(b.mul(bid, ir.Constant(I64, slots)), ir.Constant(I64, slot))
-            dst = b.gep(ke.out, [b.mul(pos, ir.Constant(I64, 8))], source_etype=ir.IntType(8))
-            b.store(b.zext(x, store_ty) if ty == I1 else x, dst)
+    x = b.load(at(lane), typ=store_ty)
+    x = b.trunc(x, ty) if ty == I1 else x
+    x = b.select(b.icmp_unsigned("<", lane, nwarps), x, identity(combiner, ty))
+    x = warp_reduce(ke, x, combiner)
     b.call(barrier, [])
+    multi_end = b.block
+    b.branch(done)
+    b.position_at_end(done)
+    out = b.phi(ty)
+    out.add_incoming(v, single)
+    out.add_incoming(x, multi_end)
+    return out
+
+
+def shared_for(ke, name: str, ty: ir.Type):
+    """The ``MAX_WARPS``-slot shared array ``block_combine`` needs for values of ``ty``."""
+    return ke.mod.shared_array(name, ir.IntType(8) if ty == I1 else ty, MAX_WARPS)
+
+
+def block_reduce(ke, v, combiner: str, smem_name: str, slot: int, slots: int) -> None:
+    """Combine ``v`` over the block (``block_combine``); thread 0 stores it to
+    ``out[ctaid.x * slots + slot]``."""
+    b, mod = ke.b, ke.mod
+    ty = v.type
+    tid, bid = mod.sreg(b, "tid.x"), mod.sreg(b, "ctaid.x")
+    x = block_combine(ke, v, combiner, shared_for(ke, smem_name, ty), tid, mod.sreg(b, "ntid.x"))
+    with b.if_then(b.icmp_unsigned("==", tid, ir.Constant(I64, 0))):
+        pos = b.add(b.mul(bid, ir.Constant(I64, slots)), ir.Constant(I64, slot))
+        dst = b.gep(ke.out, [b.mul(pos, ir.Constant(I64, 8))], source_etype=ir.IntType(8))
+        b.store(b.zext(x, ir.IntType(8)) if ty == I1 else x, dst)
 
 
 _HOST = {"addf": np.add, "addi": np.add, "mulf": np.multiply, "muli": np.multiply,
