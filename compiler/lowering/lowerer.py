@@ -62,7 +62,7 @@ class Lowerer:
         self.vals: dict = {}
         self.scopes: list[Scope] = []
         self.precomputed: dict = {}   # value -> Expr a fused materialization already made
-        self.homes: dict = {}   # tensor value -> the argument buffer holding it (never freed)
+        self.homes: dict = {}   # tensor value -> buffer updated in place (see in_place.py)
         self.write_backs: list = []   # (parameter Expr, value Expr), copied at the return
 
     # values ---------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ caller's buffer, after the function's results are computed).
 Each update writes a buffer that holds the target, then stores the value, read first and
 broadcast as NumPy broadcasts assignment values, into the indexed region. The buffer is the
 target's own (a fresh buffer of the current scope, or an argument's buffer: the update is in
-place) when the target's old value is dead: every other read of it is over (``_reading``).
+place) when the target's old value is dead: every other read of it is over
+(``in_place.reading``).
 An operand that reads the old value (``a[1:] = a[:-1]``) is then computed into a temporary
 first, NumPy's copy-first semantics. Otherwise the buffer is a copy of the target.
 
@@ -21,7 +22,7 @@ from .. import types as T
 from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..dialects.grafo import CheckOp
-from ..ir.core import Operation, Value
+from . import in_place
 from .context import Emitter
 from .control_flow import buffer_type
 from .data import checked_index_array
@@ -113,7 +114,7 @@ def _update(lw: Lowerer, op):
         buf = lw.homes.get(target)
     reading = None
     if buf is not None and not _inside_loop_below(op, target):
-        reading = _reading(lw, target, op, buf)
+        reading = in_place.reading(lw, target, op, buf)
     if reading is None:
         buf = materialize(lw.em, lw.expr(target), buffer_type(target.type))
         out = lw.own(op.result, buf, element)
@@ -130,49 +131,6 @@ def _update(lw: Lowerer, op):
             return e
         return lw.own(None, materialize(lw.em, e), e.element, e.shape)
     return buf, out, operand
-
-
-def _reading(lw: Lowerer, target: Value, op: Operation, buf: Value) -> set | None:
-    """The operands of ``op`` that read ``target``'s value (held in ``buf``) when every other
-    read of it is over, else None. A use is over when it is ``np.dim`` (the shape only), the
-    destination of ``np.write_back`` (the buffer, not its value) or an op lowered before
-    ``op`` whose results are scalars or written to other buffers; a lazy result's own uses
-    are followed."""
-    reading, seen, stack = set(), {target}, [target]
-    while stack:
-        v = stack.pop()
-        for u in v.uses:
-            owner = u.owner
-            if owner is op:
-                if v is not target or u.index:
-                    reading.add(u.index)
-                continue
-            if isinstance(owner, npd.DimOp) or (isinstance(owner, npd.WriteBackOp)
-                                                 and u.index == 0):
-                continue
-            if not _before(owner, op):
-                return None
-            for r in owner.results:
-                e = lw.vals.get(r)
-                lazy = not isinstance(e, Expr) or e.buffer is None or e.buffer is buf
-                if isinstance(r.type, T.TensorType) and lazy and r not in seen:
-                    seen.add(r)
-                    stack.append(r)
-    return reading
-
-
-def _before(a: Operation, b: Operation) -> bool:
-    """Whether op ``a`` is lowered before op ``b`` (an op around ``b`` is not)."""
-    around = {}
-    x = b
-    while x is not None:
-        around[x.parent] = x
-        x = x.parent_op()
-    while a.parent not in around:
-        a = a.parent_op()
-    ops = a.parent.ops
-    mark = around[a.parent]
-    return a is not mark and ops.index(a) < ops.index(mark)
 
 
 _MISMATCH = "shape mismatch: value array of shape {v} could not be broadcast to indexing " \

@@ -209,6 +209,17 @@ def sum_all(a):
     return np.sum(a)
 
 
+def triad_loop(a, b, c, s):
+    for i in range(a.shape[0]):
+        a[i] = b[i] + s * c[i]
+
+
+def clip_loop(a, hi):
+    for i in range(a.shape[0]):
+        if a[i] > hi:
+            a[i] = hi
+
+
 def not_a_function():
     return None
 

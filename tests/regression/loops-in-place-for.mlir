@@ -1,0 +1,17 @@
+// RUN: grafo ir %S/inputs/constructs.py:triad_loop --signature "f64[?], f64[?], f64[?], f64" --stage loops | filecheck %s
+
+/// A loop writing a[i] of a parameter updates the argument's buffer in place: no copy of
+/// it before the loop (memref.alloc and a copy loop), no iteration argument carrying it,
+/// no copy back after the loop.
+
+// CHECK: ^bb0(%[[A:arg[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>, %{{.*}}: memref
+// CHECK-NOT: "memref.alloc"
+// CHECK: "scf.for"(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) ({
+// CHECK-NEXT: ^bb0(%{{.*}}: i64):
+// CHECK-NOT: "memref.alloc"
+// CHECK: %[[V:.*]] = "arith.addf"
+// CHECK: "memref.store"(%[[V]], %[[A]], %{{.*}})
+// CHECK-NEXT: "scf.yield"() :
+// CHECK-NEXT: }) : (i64, i64, i64) -> ()
+// CHECK-NEXT: "func.return"() :
+// CHECK-LABEL: sym_name = "triad_loop"
