@@ -1,5 +1,6 @@
-"""The benchmark kernels, written once in NumPy style (grafo and JAX compile them as they are)
-and, for the explicit-loop cases, as plain Python loops (grafo and Numba compile those)."""
+"""The benchmark kernels, written once in NumPy style (grafo compiles them as they are; JAX
+traces the same source with ``np`` bound to ``jax.numpy``) and, for the explicit-loop cases,
+as plain Python loops (grafo and Numba compile those)."""
 
 import numpy as np
 
