@@ -12,6 +12,8 @@ Algorithms (sources):
 - ``expm1``: the float64 ``exp`` reduction keeping ``e^s - 1``, then ``(u + 1 - 2^-q) 2^q``.
 - ``log``: fdlibm's ``e_log.c`` (mantissa in [sqrt(2)/2, sqrt(2)), ``s = f / (2 + f)``,
   degree-14 polynomial in ``s``), subnormals scaled by ``2^54`` first.
+- ``pow`` (float32 only): ``exp(y log|x|)`` with the float64 ``exp`` and ``log`` above,
+  rounded once; float64 ``pow`` stays a C library call.
 - ``tanh``: ``x + x^3 P(x^2)`` for ``|x| <= 0.35``; else ``t / (t + 2)`` with
   ``t = expm1(2|x|)``, 1 for ``|x| > 22``, sign copied from x.
 - float32 ``expm1``, ``log`` and ``tanh`` are computed in float64 and rounded.
@@ -35,7 +37,7 @@ I32, I64 = ir.IntType(32), ir.IntType(64)
 # Largest error (ULP of the result's type) over the test grids and special values.
 ULP_BOUND = {("exp", "f32"): 1.0, ("exp", "f64"): 1.0, ("expm1", "f32"): 0.5,
              ("expm1", "f64"): 2.0, ("log", "f32"): 0.5, ("log", "f64"): 1.0,
-             ("tanh", "f32"): 0.5, ("tanh", "f64"): 1.5}
+             ("tanh", "f32"): 0.5, ("tanh", "f64"): 1.5, ("pow", "f32"): 0.5}
 
 _EXP_F32 = (0.000198527617612853646278381, 0.00139304355252534151077271,
             0.00833336077630519866943359, 0.0416664853692054748535156,
@@ -202,6 +204,36 @@ def tanh(mod, b: ir.IRBuilder, x):
     if x.type == F32:
         return b.fptrunc(_tanh_f64(mod, b, b.fpext(x, F64)), F32)
     return _tanh_f64(mod, b, x)
+
+
+def _exp_f64(mod, b: ir.IRBuilder, x):
+    return exp(mod, b, x)
+
+
+def pow_f32(mod, b: ir.IRBuilder, x, y):
+    """``x ** y`` for float32 (NumPy ``power``): ``exp(y log|x|)`` in float64, whose error
+    (about 2^-45 relative) is far below float32's half ULP, then rounded once to float32,
+    with C99 Annex F's special cases: ``x ** 0 == 1`` and ``1 ** y == 1`` (NaN included),
+    ``(-1) ** +-inf == 1``, a negative finite base to a non-integer power is NaN, and an odd
+    integer power keeps the base's sign (-0.0 and -inf included)."""
+    m = _Math(mod, b, F64)
+    xd, yd = b.fpext(x, F64), b.fpext(y, F64)
+    ax = m.call("fabs", xd)
+    r = _exp_f64(mod, b, b.fmul(yd, _log_f64(mod, b, ax)))
+    integer = b.fcmp_ordered("==", m.call("trunc", yd), yd)
+    small = b.fcmp_ordered("<", m.call("fabs", yd), m.c(2.0 ** 53))
+    half = b.fmul(yd, m.c(0.5))
+    odd = b.and_(b.and_(integer, small), b.fcmp_ordered("!=", m.call("trunc", half), half))
+    negative = b.icmp_signed("<", b.bitcast(xd, I64), m.ci(0))
+    r = b.select(b.and_(negative, odd), b.fneg(r), r)
+    finite_neg = b.and_(b.fcmp_ordered("<", xd, m.c(0.0)),
+                        b.fcmp_ordered(">", xd, m.c(-math.inf)))
+    r = b.select(b.and_(finite_neg, b.and_(b.fcmp_ordered("==", yd, yd), b.not_(integer))),
+                 m.c(math.nan), r)
+    one = b.or_(b.fcmp_ordered("==", yd, m.c(0.0)), b.fcmp_ordered("==", xd, m.c(1.0)))
+    one = b.or_(one, b.and_(b.fcmp_ordered("==", xd, m.c(-1.0)),
+                            b.fcmp_ordered("==", m.call("fabs", yd), m.c(math.inf))))
+    return b.fptrunc(b.select(one, m.c(1.0), r), F32)
 
 
 FUNCTIONS = {"exp": exp, "expm1": expm1, "log": log, "tanh": tanh}

@@ -1,9 +1,9 @@
 """Lowering of ``math`` ops (upstream MLIR semantics).
 
-``exp``, ``expm1``, ``log`` and ``tanh`` are inline branch-free code that LLVM vectorizes
-(``vecmath.py``, with its accuracy bounds). Other functions LLVM has intrinsics for use them
-(``llvm.sqrt``, ``llvm.floor`` ...); the others call the C math library (``cbrt`` /
-``cbrtf`` ...), which the JIT resolves in-process (``target.py`` loads libm). ``fpowi`` is
+``exp``, ``expm1``, ``log``, ``tanh`` and float32 ``powf`` are inline branch-free code that
+LLVM vectorizes (``vecmath.py``, with its accuracy bounds). Other functions LLVM has
+intrinsics for use them (``llvm.sqrt``, ``llvm.floor`` ...); the others call the C math
+library (``cbrt`` / ``cbrtf`` ...), which the JIT resolves in-process (``target.py`` loads libm). ``fpowi`` is
 ``pow(x, (double)n)``, NumPy's result for a float array raised to an integer power.
 ``ipowi`` is exponentiation by squaring with wrap-around; a negative exponent gives
 ``1 / x**-n`` truncated toward zero (1 for x == 1, +-1 for x == -1, else 0), as MLIR's
@@ -20,7 +20,7 @@ from .registry import rule
 INTRINSIC = {"exp2": "exp2", "log2": "log2", "log10": "log10",
              "sqrt": "sqrt", "absf": "fabs", "floor": "floor", "ceil": "ceil",
              "trunc": "trunc", "roundeven": "roundeven", "sin": "sin", "cos": "cos",
-             "copysign": "copysign", "powf": "pow", "fma": "fma"}
+             "copysign": "copysign", "fma": "fma"}
 LIBM = ("log1p", "cbrt", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
         "atanh", "erf", "atan2")
 
@@ -53,6 +53,14 @@ for _op, _name in INTRINSIC.items():
     rule("math." + _op)(_intrinsic(_name))
 for _name in LIBM:
     rule("math." + _name)(_libm(_name))
+
+
+@rule("math.powf")
+def powf(fe, op):
+    a, b = fe.operands(op)
+    if a.type == ir.FloatType():   # inline, vectorizable (vecmath.pow_f32)
+        return [vecmath.pow_f32(fe.mod, fe.b, a, b)]
+    return [fe.b.call(fe.mod.intrinsic("pow", a.type, 2), [a, b])]
 
 
 @rule("math.absi")
