@@ -3,8 +3,9 @@
 ``exp``, ``expm1``, ``log``, ``tanh`` and float32 ``powf`` are inline branch-free code that
 LLVM vectorizes (``vecmath.py``, with its accuracy bounds). Other functions LLVM has
 intrinsics for use them (``llvm.sqrt``, ``llvm.floor`` ...); the others call the C math
-library (``cbrt`` / ``cbrtf`` ...), which the JIT resolves in-process (``target.py`` loads libm). ``fpowi`` is
-``pow(x, (double)n)``, NumPy's result for a float array raised to an integer power.
+library (``cbrt`` / ``cbrtf`` ...), which the JIT resolves in-process (``target.py`` loads
+libm). ``fpowi`` is ``pow(x, (double)n)``, NumPy's result for a float array raised to an
+integer power.
 ``ipowi`` is exponentiation by squaring with wrap-around; a negative exponent gives
 ``1 / x**-n`` truncated toward zero (1 for x == 1, +-1 for x == -1, else 0), as MLIR's
 expansion does.
