@@ -19,6 +19,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .pool import MAGIC, MAGIC_OFFSET, MIN_BYTES, SIZE_OFFSET, TABLE, header_word, pool_global
+from .support import internal_function
 from .types import I1, I32, I64, PTR
 
 HEADER = 64
@@ -54,11 +55,9 @@ def _null() -> ir.Constant:
 def alloc_function(m: ir.Module) -> ir.Function:
     """``ptr grafo.rt.alloc(ptr arena, i64 bytes)``: a listed buffer's base, null when out of
     memory. The data starts ``HEADER`` bytes after the base."""
-    name = "grafo.rt.alloc"
-    if name in m.globals:
-        return m.globals[name]
-    fn = ir.Function(m, ir.FunctionType(PTR, [PTR, I64]), name)
-    fn.linkage = "internal"
+    fn, new = internal_function(m, "grafo.rt.alloc", ir.FunctionType(PTR, [PTR, I64]))
+    if not new:
+        return fn
     arena, nbytes = fn.args
     entry, pool, fresh, fail, ok, link = (fn.append_basic_block(n) for n in (
         "entry", "pool", "fresh", "fail", "ok", "link"))
@@ -108,11 +107,9 @@ def alloc_function(m: ir.Module) -> ir.Function:
 def release_function(m: ir.Module) -> ir.Function:
     """``void grafo.rt.free(ptr base)``: give a block back to the buffer pool when the module
     is bound to one, else ``free`` it."""
-    name = "grafo.rt.free"
-    if name in m.globals:
-        return m.globals[name]
-    fn = ir.Function(m, ir.FunctionType(ir.VoidType(), [PTR]), name)
-    fn.linkage = "internal"
+    fn, new = internal_function(m, "grafo.rt.free", ir.FunctionType(ir.VoidType(), [PTR]))
+    if not new:
+        return fn
     (base,) = fn.args
     b = ir.IRBuilder(fn.append_basic_block("entry"))
     table = b.load(pool_global(m), typ=PTR)
@@ -129,11 +126,9 @@ def release_function(m: ir.Module) -> ir.Function:
 
 def dealloc_function(m: ir.Module) -> ir.Function:
     """``void grafo.rt.dealloc(ptr base)``: unlink a listed buffer and free it."""
-    name = "grafo.rt.dealloc"
-    if name in m.globals:
-        return m.globals[name]
-    fn = ir.Function(m, ir.FunctionType(ir.VoidType(), [PTR]), name)
-    fn.linkage = "internal"
+    fn, new = internal_function(m, "grafo.rt.dealloc", ir.FunctionType(ir.VoidType(), [PTR]))
+    if not new:
+        return fn
     (base,) = fn.args
     b = ir.IRBuilder(fn.append_basic_block("entry"))
     nxt = b.load(base, typ=PTR)

@@ -29,9 +29,11 @@ from llvmlite import ir
 
 from .alloc import emit_release
 from .atomics import locked, store_atomic
+from .bound import pointer_global
 from .descriptor import MemRef, flatten
 from .emitter import Emitter
 from .rules import RULES
+from .support import internal_function
 from .types import I32, I64, PTR, STATUS, STATUS_PARAMS
 
 PARALLEL_MIN_WORK = 1 << 15
@@ -53,12 +55,7 @@ def wanted(fe: Emitter, op) -> bool:
 
 def threads_global(m: ir.Module) -> ir.GlobalVariable:
     """The module's ``ptr @grafo.rt.threads`` (null until ``runtime.parallel.bind``)."""
-    g = m.globals.get(THREADS_GLOBAL)
-    if g is None:
-        g = ir.GlobalVariable(m, PTR, THREADS_GLOBAL)
-        g.initializer = ir.Constant(PTR, None)
-        g.align = 8
-    return g
+    return pointer_global(m, THREADS_GLOBAL)
 
 
 def _i32(n: int) -> ir.Constant:
@@ -274,12 +271,10 @@ def _sext64(b: ir.IRBuilder, v: ir.Value) -> ir.Value:
 def _record_function(m: ir.Module) -> ir.Function:
     """``void grafo.rt.record_failure(ptr failure, i64 iteration, i32 code, i64 p0..p3)``:
     under the record's spin lock, keep this failure if its iteration is the lowest so far."""
-    name = "grafo.rt.record_failure"
-    if name in m.globals:
-        return m.globals[name]
-    fn = ir.Function(m, ir.FunctionType(ir.VoidType(), [PTR, I64, I32] + [I64] * STATUS_PARAMS),
-                     name)
-    fn.linkage = "internal"
+    fn, new = internal_function(m, "grafo.rt.record_failure", ir.FunctionType(
+        ir.VoidType(), [PTR, I64, I32] + [I64] * STATUS_PARAMS))
+    if not new:
+        return fn
     rec, iteration, code, *params = fn.args
     b = ir.IRBuilder(fn.append_basic_block("entry"))
 

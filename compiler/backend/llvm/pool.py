@@ -34,6 +34,7 @@ import llvmlite.binding as llvm
 from llvmlite import ir
 
 from .atomics import locked
+from .bound import pointer_global
 from .target import new_host_target_machine, triple
 from .types import I1, I32, I64, PTR
 
@@ -58,12 +59,7 @@ def _i64(n: int) -> ir.Constant:
 
 def pool_global(m: ir.Module) -> ir.GlobalVariable:
     """The module's ``ptr @grafo.rt.pool`` (null until ``bind``)."""
-    g = m.globals.get(POOL_GLOBAL)
-    if g is None:
-        g = ir.GlobalVariable(m, PTR, POOL_GLOBAL)
-        g.initializer = ir.Constant(PTR, None)
-        g.align = 8
-    return g
+    return pointer_global(m, POOL_GLOBAL)
 
 
 def header_word(b: ir.IRBuilder, base, offset: int) -> ir.Value:

@@ -15,6 +15,7 @@ from llvmlite import ir
 from ... import types as T
 from ...dialects.builtin import ModuleOp
 from ...ir.core import Operation
+from .bound import pointer_global
 from .types import I64, PTR
 
 PRINT_GLOBAL = "grafo.rt.print"
@@ -36,9 +37,4 @@ def print_table(module: ModuleOp) -> list[tuple]:
 
 def print_global(m: ir.Module) -> ir.GlobalVariable:
     """The module's ``ptr @grafo.rt.print`` (null until the JIT binds it)."""
-    g = m.globals.get(PRINT_GLOBAL)
-    if g is None:
-        g = ir.GlobalVariable(m, PTR, PRINT_GLOBAL)
-        g.initializer = ir.Constant(PTR, None)
-        g.align = 8
-    return g
+    return pointer_global(m, PRINT_GLOBAL)
