@@ -33,7 +33,7 @@ def eager(fn, *args):
             return e
 
 
-def check(fn, sig, *args, rtol=None):
+def check(fn, sig, *args, rtol=None, atol=None):
     want = eager(fn, *args)
     if isinstance(want, Exception):
         with pytest.raises(type(want)) as info:
@@ -43,7 +43,7 @@ def check(fn, sig, *args, rtol=None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = compiled(fn, sig)(*args)
-    assert_same(got, want, rtol)
+    assert_same(got, want, rtol, atol)
 
 
 def floats(dtype=np.float64, min_size=0):
@@ -99,8 +99,10 @@ def test_axis_reductions_2d(a):
     if a.shape[1] == 0 or a.shape[0] == 0:
         return  # argmax over an empty axis: NumPy's error, tested below
     a = a + np.float32(0.0)  # a sum of only -0.0 gives +0.0 (documented difference)
-    check(axes_2d, "f32[?,?]", a, rtol=1e-5)
-    check(axes_2d, "f32[?,?]", a[::-1, ::2], rtol=1e-5)
+    # float32 sums of up to 16 elements of |x| <= 100 that cancel differ from NumPy's by a
+    # few float32 ULPs of the elements (both orders are accurate to that), not of the result
+    check(axes_2d, "f32[?,?]", a, rtol=1e-5, atol=1e-4)
+    check(axes_2d, "f32[?,?]", a[::-1, ::2], rtol=1e-5, atol=1e-4)
 
 
 def int_cumsum(a):

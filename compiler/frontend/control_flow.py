@@ -38,7 +38,7 @@ from .merge import (
     placeholder,
     unflatten,
 )
-from .mutation import IN, Alias, resolve
+from .mutation import IN, LIVE, Alias, resolve
 from .ops import apply_ufunc, cast, coerce, logical_not, truth
 from .scope import (
     BROKE,
@@ -73,12 +73,13 @@ class ControlFlowMixin:
     def branch(self, cond, then_thunk, else_thunk, with_value: bool = False):
         """An ``scf.if`` on the run-time bool ``cond``. Statement thunks update the scope;
         with ``with_value`` the thunks return the value of the whole expression."""
-        before = self.scope
+        before, line = self.scope, self.builder.loc.line
         paths = []
         for thunk in (then_thunk, else_thunk):
             block = Block()
             value, scope = self.run_in(block, before.copy(), thunk)
             paths.append((block, scope, value))
+        _flag_live(before, [s for _, s, _ in paths])
         items = []
         for name in sorted(set().union(*(s.names for _, s, _ in paths))):
             old = before.names.get(name, MISSING)
@@ -111,6 +112,9 @@ class ControlFlowMixin:
                 merged.names.pop(name, None)
             else:
                 merged.names[name] = value
+        live = [s for _, s, _ in paths if not s.returned]
+        if live:
+            self.relink(merged, live, line)
         self.scope = merged
         return result
 
@@ -202,7 +206,7 @@ class ControlFlowMixin:
         self._loop(node, None)
 
     def _stmt_For(self, node: ast.For) -> None:
-        it = self.expr(node.iter)
+        it = self.array_operand(self.expr(node.iter))  # rows are views
         with self.at(node.iter):
             if isinstance(it, RangeValue) and isinstance(node.target, ast.Name):
                 self._loop(node, it)
@@ -217,9 +221,11 @@ class ControlFlowMixin:
         outer = self.scope
         targets = assigned_names([node.target]) if rng is not None else set()
         assigned = assigned_names(node.body) | targets
-        for n in assigned:  # a tracked buffer stops following a name the loop rebinds
-            if isinstance(outer.get(IN + n), Alias):
+        for n in assigned:  # whether a tracked buffer follows a name the loop rebinds is
+            if isinstance(outer.get(IN + n), Alias):  # known at run time
                 outer[IN + n] = outer[n]
+                outer[LIVE + n] = Constant(True)
+        links, risky = self.loop_links(outer, assigned)
         carried = [n for n in sorted(assigned) if n in outer.names
                    and not isinstance(outer[n], Undefined)]
         inits = {n: outer[n] for n in carried}
@@ -236,7 +242,8 @@ class ControlFlowMixin:
         specs = {n: _initial_spec(inits[n]) for n in carried}
         bounds = self._range_bounds(rng) if rng is not None else None
         for _ in range(16):
-            attempt = self._loop_attempt(node, bounds, item, carried, inits, specs)
+            attempt = self._loop_attempt(node, bounds, item, carried, inits, specs,
+                                         (links, risky))
             if not isinstance(attempt, dict):
                 break
             specs = attempt
@@ -264,6 +271,8 @@ class ControlFlowMixin:
             struct, leaves = specs[n]
             after[n] = unflatten(struct, iter([next(results) if isinstance(x, T.Type) else x
                                                for x in leaves]))
+        self.remake_links(after, links)
+        self.guard_links(after, risky, line)
         broke = after.names.get(BROKE, Constant(False)) if BROKE in carried else Constant(False)
         for n in (BROKE, CONTINUED):
             after.names.pop(n, None)
@@ -302,9 +311,11 @@ class ControlFlowMixin:
 
         return (cast(self, Constant(0), T.py_int), n, cast(self, Constant(1), T.py_int), value)
 
-    def _loop_attempt(self, node, bounds, item, carried, inits, specs):
+    def _loop_attempt(self, node, bounds, item, carried, inits, specs, links):
         """Build the loop with the carried types in ``specs``. Returns (prelude, op), or new
-        specs when the body changes a carried type (everything built is discarded)."""
+        specs when the body changes a carried type (everything built is discarded).
+        ``links``: the views and aliases made before the loop (``loop_links``); the body
+        makes the kept ones again from their bases instead of carrying them."""
         prelude = Block()
         with self.builder.at_end(prelude):
             init_values = []
@@ -329,6 +340,11 @@ class ControlFlowMixin:
             body, args = op.after, op.after.args
             self._while_condition(node, op, carried, specs)
         scope = self._bind_carried(Scope(self.scope.names), carried, specs, args)
+        kept, risky = links
+        line = self.loc(node).line
+        with self.builder.at_end(body):
+            self.remake_links(scope, kept)
+        self.guard_links(scope, risky, line)
         incoming = dict(scope.names)
         scope[CONTINUED] = Constant(False)
         if bounds is None:
@@ -346,7 +362,11 @@ class ControlFlowMixin:
         _, end = self.run_in(body, scope, run_body)
         new_specs, changed = dict(specs), False
         ends = {}
-        late = [n for n in sorted(end.names) if n not in carried and (
+        if not end.returned:
+            with self.builder.at_end(body):
+                self.check_links(end, kept, line)
+        linked = {n for n, _, _ in kept}
+        late = [n for n in sorted(end.names) if n not in carried and n not in linked and (
             (is_special(n) and n not in FLAGS and RETURNED in carried)
             or (not end.returned and not is_special(n) and n in incoming
                 and end.names[n] is not incoming[n]))]  # changed by a mutation or callee
@@ -445,6 +465,20 @@ class ControlFlowMixin:
                 self.fail(f"{what} changes from {describe(s)} to {describe(x)} inside the loop",
                           "give the variable the same kind of value in every iteration")
         return (struct, out)
+
+
+def _flag_live(before: Scope, paths: list) -> None:
+    """Paths that disagree on whether a name still holds the caller's buffer (``%in:p`` an
+    ``Alias`` on some) get the run-time flag ``%live:p`` (mutation.py)."""
+    for name in [n for n in before.names if n.startswith(IN)]:
+        ins = [s.names.get(name) for s in paths]
+        if all(v is before.names[name] for v in ins) or not any(
+                isinstance(v, Alias) for v in ins):
+            continue
+        p = name[len(IN):]
+        for s, v in zip(paths, ins, strict=True):
+            s.names[LIVE + p] = Constant(True) if isinstance(v, Alias) \
+                else s.names.get(LIVE + p, Constant(False))
 
 
 def _always_true(test) -> bool:

@@ -43,13 +43,18 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
                 VariableMixin, GlobalsMixin):
     """Converts Python functions; ``frames`` is the stack of functions being inlined;
     ``slots`` the module globals the code rebinds (globals.py); ``views`` links an updated
-    view to its updated base (mutation.py)."""
+    view to its updated base, ``guards`` the arrays that may or may not view another,
+    ``foreign`` the compile-time arrays of globals and enclosing functions and ``frozen``
+    their run-time values (mutation.py)."""
 
     def __init__(self, slots: list | None = None):
         self.builder = Builder()
         self.frames: list[Frame] = []
         self.slots = list(slots or [])
         self.views: dict = {}
+        self.guards: dict = {}
+        self.foreign: set = set()
+        self.frozen: dict = {}
 
     # state -----------------------------------------------------------------------------------
 
@@ -224,18 +229,23 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
                 value = Constant(value)
             frame.scope[pname] = value
         captured = stored_bases(_body(frame.node)) - set(bound.arguments)
+        # arrays of the enclosing function it reads: writes through views of them reach it
+        read = _free_reads(_body(frame.node)) - captured - set(bound.arguments) \
+            if local is not None else set()
         for n, v in self.scope.names.items():
             if n.startswith((VAR, GLOBAL)):
                 frame.scope[n] = v
         self.frames.append(frame)
         try:
-            for n in captured:
+            for n in sorted(captured | read):
                 owner = local.frame if local is not None else None
                 while owner is not None and n not in owner.scope.names:
                     owner = owner.parent
                 if owner is None:
                     continue
-                value = self.materialize_local(owner.scope, owner.scope[n])
+                value = owner.scope[n]
+                if n in captured:
+                    value = self.materialize_local(owner.scope, value)
                 if _is_array(value):
                     self.scope[n] = value
             for n in list(self.scope.names):
@@ -280,6 +290,18 @@ def _is_frontend_value(v) -> bool:
 
 def _is_array(v) -> bool:
     return isinstance(v, Value) and isinstance(v.type, T.TensorType)
+
+
+def _free_reads(nodes) -> set:
+    """Names read and never assigned in ``nodes`` (outside nested definitions)."""
+    loads, stores, stack = set(), set(), list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(n))
+    return loads - stores
 
 
 def _body(node) -> list:

@@ -11,6 +11,7 @@ import types
 
 import numpy as np
 
+from .. import types as T
 from ..effects import Variable
 from ..errors import PY_INT_OVERFLOW
 from ..ir.core import Value
@@ -18,7 +19,15 @@ from . import arrays as A
 from .indexing import subscript
 from .ops import OPERATOR_UFUNCS, apply_ufunc, fold, logical_not, raise_at_runtime, truth
 from .optional import optional_compare, unwrap
-from .registry import ATTRIBUTES, BUILTINS, FOLDABLE, METHODS, NUMPY
+from .registry import (
+    ATTRIBUTES,
+    BUILTINS,
+    FOLDABLE,
+    METHODS,
+    NUMPY,
+    VIEW_FUNCTIONS,
+    VIEW_METHODS,
+)
 from .scope import MISSING
 from .values import (
     BoundMethod,
@@ -98,7 +107,7 @@ class ExpressionMixin:
         if isinstance(value, Undefined):
             value.fail(self.builder.loc)
         if value is not MISSING:
-            return value
+            return self._foreign(value)
         hidden = self.global_slot(name)
         if hidden is not None and not self.frame.in_closure(name):
             return self.scope[hidden]
@@ -107,7 +116,13 @@ class ExpressionMixin:
             self.fail(f"name '{name}' is not defined")
         if isinstance(found, Variable):
             return self.variable_value(found)
-        return Constant(found)
+        return self._foreign(Constant(found))
+
+    def _foreign(self, value):
+        """A value of a global or an enclosing function: views of its array are read-only."""
+        if isinstance(value, Constant) and isinstance(value.value, np.ndarray):
+            self.foreign.add(value)
+        return value
 
     def _expr_Tuple(self, node):
         return TupleValue(tuple(self.expr(e, optional=True) for e in node.elts),
@@ -294,7 +309,7 @@ class ExpressionMixin:
         if isinstance(obj, Value) or (isinstance(obj, Constant) and isinstance(
                 obj.value, (np.ndarray, np.generic))):
             if name in ATTRIBUTES:
-                return ATTRIBUTES[name](self, obj)
+                return ATTRIBUTES[name](self, self.array_operand(obj) if name == "T" else obj)
             if name in METHODS:
                 return BoundMethod(obj, name)
             self.fail(f"array attribute '{name}' is not supported")
@@ -303,7 +318,7 @@ class ExpressionMixin:
                   "np.concatenate, np.stack) instead" if getattr(obj, "is_list", False) else "")
 
     def _expr_Subscript(self, node: ast.Subscript):
-        value = self.expr(node.value)
+        value = self.array_operand(self.expr(node.value))
         index = self.expr(node.slice)
         return subscript(self, value, index)
 
@@ -333,19 +348,25 @@ class ExpressionMixin:
     def call(self, callee, args, kwargs, node):
         """Call a NumPy function, builtin, array method or user function (inlined)."""
         if isinstance(callee, BoundMethod):
-            return METHODS[callee.name](self, [callee.obj, *args], kwargs)
+            view = callee.name in VIEW_METHODS
+            obj = self.array_operand(callee.obj) if view else callee.obj
+            return self._new_array(METHODS[callee.name](self, [obj, *args], kwargs),
+                                   [obj, *args, *kwargs.values()], view)
         if isinstance(callee, VariableMethod):
             return self.variable_call(callee, args, kwargs)
         fn = callee.value if isinstance(callee, Constant) else None
         rule = _lookup(fn)
         if rule is not None:
+            view = _lookup_set(fn, VIEW_FUNCTIONS)
+            if view:
+                args = [self.array_operand(a) for a in args]
             values = [_compile_time(a) for a in [*args, *kwargs.values()]]
             if _lookup_set(fn, FOLDABLE) and not any(v is _RUNTIME for v in values):
                 folded = fold(fn, values[:len(args)], dict(zip(kwargs, values[len(args):],
                                                                strict=True)))
                 if folded is not None:
                     return self._exact_int(folded, *[Constant(v) for v in values])
-            return rule(self, args, kwargs)
+            return self._new_array(rule(self, args, kwargs), [*args, *kwargs.values()], view)
         if isinstance(callee, LocalFunction):
             return self.inline(None, args, kwargs, callee)
         inner = getattr(fn, "python_function", None)  # a compiler.Function: inline its body
@@ -358,6 +379,31 @@ class ExpressionMixin:
             self.fail(f"{text} ({describe(callee)}) is not callable")
         self.fail(f"{text} is not supported", "use the supported NumPy functions (listed in "
                   "docs/numpy_support.md) or call it outside the compiled function")
+
+
+    def _new_array(self, result, operands, view: bool):
+        """``result`` of a NumPy function or method: one that returns a new array in NumPy is
+        copied when grafo computed it as an operand itself or a view of one
+        (``np.array(x)``, ``np.concatenate([x])``, ``np.floor`` of integers)."""
+        if view or not (isinstance(result, Value) and isinstance(result.type, T.TensorType)):
+            return result
+        inputs = set()
+        for v in operands:
+            inputs.update(_arrays_in(v))
+        v = result
+        while True:
+            if v in inputs:
+                return A.copy(self, result)
+            found = self.view_source(v)
+            if found is None:
+                return result
+            v = found[1]
+
+
+def _arrays_in(v) -> list:
+    if isinstance(v, TupleValue):
+        return [a for item in v.items for a in _arrays_in(item)]
+    return [v] if isinstance(v, Value) else []
 
 
 def _inlined(callee) -> bool:

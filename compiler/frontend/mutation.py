@@ -8,6 +8,15 @@ function the arrays of the enclosing one it writes into): the hidden name ``%in:
 ``Alias(p)`` while ``p`` still names the caller's buffer, else that buffer's last value.
 Every ``return`` records their values in ``%exit:p``; an inlined function's caller then sees
 the updates (copy-out), and the compiled function writes them back with ``np.write_back``.
+Where control flow decides at run time whether ``p`` still names the caller's buffer (``p``
+rebound on one path of a branch, or inside a loop), the bool ``%live:p`` says whether it does
+and ``%in:p`` is kept up to date on every write into ``p`` while it does.
+
+Views follow their base both ways: writing into an array also updates the names bound to
+views of it (``v = x[::2]; x[0] = 1`` changes ``v``). A view of a compile-time array bound to
+a local name is taken of that name's run-time value, so that writes reach it; writes through
+a view of a global or of an enclosing function's array are a CompileError, as are writes that
+need a link the compiler cannot know (``guard``: a value that may or may not view another).
 """
 
 from __future__ import annotations
@@ -22,9 +31,10 @@ from ..dialects import np as npd
 from ..ir.core import OpResult, Value
 from .indexing import assign_advanced, basic_index, index_items, subscript
 from .ops import cast, dim, materialize, raise_at_runtime
-from .values import Constant, describe
+from .scope import is_special
+from .values import Constant, Undefined, describe
 
-IN, EXIT = "%in:", "%exit:"
+IN, EXIT, LIVE = "%in:", "%exit:", "%live:"
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,6 +83,21 @@ class MutationMixin:
         """``name`` is about to be bound to a new value: a tracked buffer stops following it."""
         if isinstance(self.scope.get(IN + name), Alias):
             self.scope[IN + name] = self.scope[name]
+        elif LIVE + name in self.scope:
+            self.scope[LIVE + name] = Constant(False)
+
+    def _follow_live(self, rebound: set, new) -> None:
+        """After a write rebound the names ``rebound`` to ``new``: a tracked buffer whose name
+        may still hold it (``%live:p`` true at run time) takes the new value."""
+        for name in rebound:
+            live = self.scope.get(LIVE + name)
+            if live is None or (isinstance(live, Constant) and not live.value):
+                continue
+            old = self.scope[IN + name]
+            if old is new or not isinstance(old, Value) or old.type.rank != new.type.rank \
+                    or old.type.element != new.type.element:
+                continue  # a different rank or dtype cannot be the caller's buffer
+            self.scope[IN + name] = self.select(live, lambda: new, lambda old=old: old)
 
     def setitem(self, x: Value, index, value) -> Value:
         """``x`` with ``x[index] = value`` applied (NumPy casts the value unsafely)."""
@@ -100,16 +125,21 @@ class MutationMixin:
     def mutate(self, old, new) -> None:
         """Every name bound to ``old`` now holds ``new``; an array ``old`` views is updated
         (through ``np.subscript``, ``np.transpose`` and ``np.reshape`` views, also after
-        earlier writes into the view)."""
+        earlier writes into the view), and so are the views of ``old`` bound to names."""
+        self._check_guards(old)
+        rebound = set()
         for name, v in list(self.scope.names.items()):
             if v is old:
                 self.scope[name] = new
+                rebound.add(name)
         if not isinstance(old.type, T.TensorType):
             return
-        src, base = self.views.get(old) or (old.op if isinstance(old, OpResult) else None, None)
-        if not isinstance(src, _VIEWS):
+        self._follow_live(rebound, new)
+        self._refresh_views(old, new)
+        found = self.view_source(old)
+        if found is None:
             return
-        base = src.operands[0] if base is None else base
+        src, base = found
         if isinstance(src, npd.SubscriptOp):
             updated = self.emit(npd.SetItemOp, [base, new, *src.operands[1:]],
                                 {"spec": src.attr("spec"), "bounds": src.attr("bounds", ())})
@@ -118,7 +148,7 @@ class MutationMixin:
             inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
             updated = self.emit(npd.TransposeOp, [new], {"perm": inverse})
         elif isinstance(src, npd.ReshapeOp):
-            if old not in self.views and not _contiguous(base):
+            if not _contiguous(self._origin(base)):
                 self.fail("writing into a reshaped view of an argument or of another view is "
                           "not supported: NumPy writes through to the original array only "
                           "when its memory layout allows a view",
@@ -131,8 +161,182 @@ class MutationMixin:
                       "np.broadcast_to returns a read-only view; copy it first "
                       "(y = np.broadcast_to(x, shape).copy())")
         self.views[new] = (src, updated)
+        # a new value of the base, not a view: it keeps the base's memory layout
+        self.views.setdefault(updated, (None, self._origin(base)))
         self.mutate(base, updated)
-        self.views.setdefault(updated, (None, None))  # a new base value, not a view
+
+    def _origin(self, v):
+        """The array whose memory ``v`` is a later value of (``v`` itself if none)."""
+        src, origin = self.views.get(v, (None, None))
+        return origin if src is None and origin is not None else v
+
+    def view_source(self, v):
+        """``(op, base)`` when the array ``v`` is a view of ``base`` made by ``op`` (a view
+        written into keeps its first op, ``views``), else None."""
+        src, base = self.views.get(v) or (v.op if isinstance(v, OpResult) else None, None)
+        if not isinstance(src, _VIEWS) or not isinstance(v.type, T.TensorType):
+            return None
+        return src, (src.operands[0] if base is None else base)
+
+    def reapply(self, chain, base: Value) -> Value:
+        """The view the ops ``chain`` (one op, or a tuple from the base down) made, taken
+        again of ``base`` (a later value of its base); the new view keeps the ops as its
+        source (``views``)."""
+        for src in chain if isinstance(chain, tuple) else (chain,):
+            if isinstance(src, npd.SubscriptOp):
+                v = self.emit(npd.SubscriptOp, [base, *src.operands[1:]],
+                              {"spec": src.attr("spec"), "bounds": src.attr("bounds", ())})
+            elif isinstance(src, npd.TransposeOp):
+                v = self.emit(npd.TransposeOp, [base], {"perm": src.attr("perm")})
+            else:
+                v = self.emit(type(src), [base, *src.operands[1:]], types=[src.result.type])
+            self.views[v] = (src, base)
+            base = v
+        return base
+
+    def linked(self, v, chain, base) -> bool:
+        """Whether ``v`` is still the view ``chain`` makes of ``base``."""
+        for src in reversed(chain):
+            found = self.view_source(v)
+            if found is None or found[0] is not src:
+                return False
+            v = found[1]
+        return v is base
+
+    def _refresh_views(self, old: Value, new: Value) -> None:
+        """Names bound to views of ``old`` see its elements as ``new``. A reshaped view of
+        an array of unknown layout may be a copy: reading it afterwards is a CompileError."""
+        done = {}
+        for name, w in list(self.scope.names.items()):
+            if w in done:
+                self.scope[name] = done[w]
+                continue
+            found = self.view_source(w) if isinstance(w, Value) else None
+            if found is None or found[1] is not old:
+                continue
+            src = found[0]
+            if isinstance(src, npd.ReshapeOp) and not _contiguous(self._origin(old)):
+                done[w] = Undefined(
+                    name, f"is a reshaped array whose base changed at line "
+                          f"{self.builder.loc.line}; NumPy's reshape is a view or a copy "
+                          f"depending on the memory layout",
+                    "copy the reshaped array (y = x.reshape(...).copy()) or reshape after "
+                    "the write")
+            else:
+                done[w] = self.reapply(src, new)
+            self.scope[name] = done[w]
+            if isinstance(done[w], Value):
+                self._refresh_views(w, done[w])
+
+    def guard(self, value, partner, message: str, hint: str) -> None:
+        """``value`` may or may not be ``partner`` or a view of it (decided at run time):
+        writing through ``value``, or into ``partner`` while ``value`` is still bound, is a
+        CompileError with ``message``."""
+        self.guards[value] = (partner, message, hint)
+
+    def _check_guards(self, old) -> None:
+        if old in self.guards:
+            self.fail(*self.guards[old][1:])
+        for v in self.scope.names.values():
+            entry = self.guards.get(v) if isinstance(v, Value) else None
+            if entry is not None and entry[0] is old:
+                self.fail(*entry[1:])
+        if old in self.frozen:
+            self.fail(*self.frozen[old])
+
+    def array_operand(self, x):
+        """``x`` as the operand of an op that makes a view of it: a compile-time array bound
+        to a local name becomes that name's run-time value, so that writes into the view
+        reach it; a view of a global or an enclosing function's array is marked read-only."""
+        if not (isinstance(x, Constant) and isinstance(x.value, np.ndarray)):
+            return x
+        if any(v is x for v in self.scope.names.values()):
+            return self.materialize_local(self.scope, x)
+        if x in self.foreign:
+            v = materialize(self, x)
+            self.frozen[v] = ("writing through a view of a global or of an enclosing "
+                              "function's array is not supported",
+                              "pass the array as an argument, or copy the view first "
+                              "(y = x[...].copy())")
+            return v
+        return x
+
+    def loop_links(self, scope, rebound: set):
+        """The arrays bound in ``scope`` before a loop that are another name's array or a
+        view of it, as ``(name, op, base name)`` (op None: the same array): ``links`` that
+        the loop keeps (neither name is in ``rebound``), re-made from the base in the body
+        and after the loop, and ``risky`` ones whose link the loop may break at run time."""
+        names = [n for n in sorted(scope.names) if _linkable(scope, n)]
+        by_value = {}
+        for n in names:
+            by_value.setdefault(scope[n], []).append(n)
+
+        def representative(v):
+            group = by_value[v]
+            return next((n for n in group if n not in rebound), group[0])
+
+        links, risky = [], []
+        for n in names:
+            v, chain = scope[n], ()
+            m = representative(v)
+            while m == n or v not in by_value:  # up through views not bound to a name
+                found = self.view_source(v)
+                if found is None:
+                    break
+                chain, v = (found[0], *chain), found[1]
+                m = representative(v) if v in by_value else n
+            else:
+                src = chain or None
+                (risky if n in rebound or m in rebound else links).append((n, src, m))
+        return _ordered(links), risky
+
+    def remake_links(self, scope, links) -> None:
+        """Bind each linked name of ``scope`` to its base's array or a view of it, made again
+        from the base's current value."""
+        for n, src, m in links:
+            scope[n] = scope[m] if src is None else self.reapply(src, scope[m])
+
+    def check_links(self, scope, links, line: int) -> None:
+        """At the end of a loop body: every linked name still has its link."""
+        for n, src, m in links:
+            if scope[n] is scope[m] if src is None else self.linked(scope[n], src, scope[m]):
+                continue
+            self.fail(f"'{n}' is {_link_text(src, m)} before the loop at line {line}, and "
+                      f"the loop changes that link", "create the view inside the loop")
+
+    def guard_links(self, scope, risky, line: int) -> None:
+        """Writes that depend on a link the loop at ``line`` may break are CompileErrors."""
+        for n, src, m in risky:
+            self.guard(scope[n], scope[m],
+                       f"'{n}' is {_link_text(src, m)} before the loop at line {line}, and "
+                       f"the loop may rebind one of them: whether writing through one "
+                       f"changes the other is decided at run time, which is not supported",
+                       f"create the view inside the loop, or copy it first "
+                       f"({n} = {n}.copy())" if src is not None else
+                       f"make '{n}' name the array inside the loop, or copy it first "
+                       f"({n} = {n}.copy())")
+
+    def relink(self, merged, paths: list, line: int) -> None:
+        """After a branch: a name that is the same view or alias of another name on every
+        path in ``paths`` (the scopes the merge takes values from) is that again in
+        ``merged``; one that is a view or alias on some paths only is guarded."""
+        found = [{n: (src, m) for n, src, m in self.loop_links(s, set())[0]} for s in paths]
+        some = _ordered([(n, *next(f[n] for f in found if n in f))
+                         for n in sorted(set().union(*found))])
+        for n, src, m in some:
+            link = found[0].get(n)
+            if not isinstance(merged.get(n), Value) or not isinstance(merged.get(m), Value):
+                continue
+            if all(s.get(n) is merged[n] for s in paths):
+                continue  # not merged: the link is intact
+            if link is not None and all(f.get(n) == link for f in found):
+                merged[n] = merged[m] if src is None else self.reapply(src, merged[m])
+                continue
+            self.guard(merged[n], merged[m],
+                       f"'{n}' is {_link_text(src, m)} on some paths of the branch at line "
+                       f"{line} only: whether writing through it changes '{m}' is decided at "
+                       f"run time, which is not supported",
+                       f"make the view after the branch, or copy it ({n} = {n}.copy())")
 
     def materialize_local(self, scope, value):
         """A local array known at compile time (``np.zeros(3)``) as a run-time value that
@@ -200,6 +404,37 @@ class MutationMixin:
 
 
 _VIEWS = (npd.SubscriptOp, npd.TransposeOp, npd.ReshapeOp, npd.BroadcastToOp)
+
+
+def _linkable(scope, name: str) -> bool:
+    """Whether ``name`` is a plain local array (not a flag, exit value or a tracked buffer
+    that ``%live:`` follows)."""
+    v = scope[name]
+    if is_special(name) or name.startswith(LIVE) or not (
+            isinstance(v, Value) and isinstance(v.type, T.TensorType)):
+        return False
+    return not (name.startswith(IN) and LIVE + name[len(IN):] in scope)
+
+
+def _ordered(links: list) -> list:
+    """``links`` with each base's own link first."""
+    by_name = {n: (n, src, m) for n, src, m in links}
+    out, seen = [], set()
+
+    def visit(n):
+        if n in seen or n not in by_name:
+            return
+        seen.add(n)
+        visit(by_name[n][2])
+        out.append(by_name[n])
+
+    for n in by_name:
+        visit(n)
+    return out
+
+
+def _link_text(src, base: str) -> str:
+    return f"the same array as '{base}'" if src is None else f"a view of '{base}' made"
 
 
 def _contiguous(v: Value) -> bool:

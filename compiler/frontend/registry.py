@@ -114,14 +114,17 @@ def _like(value):
 
 
 def _scalar_type(dtype):
-    return lambda cx, x: A.astype(cx, x, Constant(dtype))
+    """``np.float64(x)``: an array of that dtype is returned itself, as NumPy does."""
+    return lambda cx, x: cast(cx, x, A.resolve_dtype(cx, Constant(dtype)))
 
 
 def _asarray(cx, x, dtype):
+    """``np.asarray``: ``x`` itself when it has the dtype (writes through it reach ``x``)."""
     if isinstance(x, TupleValue):
         cx.fail("building an array from a list of run-time values is not supported",
                 "use np.zeros/np.full and arithmetic, or pass the array in")
-    return x if A.is_none(dtype) else A.astype(cx, x, dtype)
+    return x if A.is_none(dtype) else cast(cx, x, A.resolve_dtype(cx, dtype))
+
 
 
 def _shape(cx, x):
@@ -350,6 +353,13 @@ def _operator_rule(python_op):
 BUILTINS.update({op: _operator_rule(op) for op in OPERATOR_UFUNCS})
 BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 
+# Functions and methods whose result may be their first operand or a view of it in NumPy;
+# any other function returns a new array (expressions.py copies one that is an operand).
+VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
+                  np.flip, np.broadcast_to, np.asarray, np.einsum, np.bool_, np.int8,
+                  np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+                  np.float32, np.float64}
+VIEW_METHODS = {"reshape", "ravel", "squeeze", "swapaxes", "transpose"}
 FOLDABLE = set(NUMPY) | (set(BUILTINS) - {builtins.range, builtins.getattr})
 
 # Effects and loop iterables: never folded at compile time.
