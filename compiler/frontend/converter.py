@@ -17,6 +17,7 @@ from ..ir.core import Location, Value
 from .control_flow import ControlFlowMixin
 from .expressions import ExpressionMixin
 from .globals import GLOBAL, GlobalsMixin, NewGlobal, declared_globals, slot_types
+from .holders import slots, text
 from .mutation import EXIT, MutationMixin, stored_bases
 from .ops import cast, materialize
 from .scope import BROKE, CONTINUED, RETURNED, RETVAL, Frame, Scope
@@ -246,8 +247,13 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
                 value = owner.scope[n]
                 if n in captured:
                     value = self.materialize_local(owner.scope, value)
-                if _is_array(value):
+                if _is_array(value) or isinstance(value, TupleValue):
                     self.scope[n] = value
+            # an array the caller holds in a tuple (or a nested function's default) is
+            # observable through a hidden name ("t[0]") that follows writes like an alias
+            for slot, v in slots(self.scope):
+                if not isinstance(slot, str) and _is_array(v):
+                    self.scope[text(slot)] = v
             for n in list(self.scope.names):
                 if _is_array(self.scope[n]) or n.startswith(GLOBAL):
                     self.track(n)

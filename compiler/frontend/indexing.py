@@ -12,7 +12,7 @@ from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..ir.core import Value
 from .ops import cast, constant, materialize
-from .values import Constant, SliceValue, TupleValue, describe
+from .values import Constant, SliceValue, TupleValue, Undefined, describe
 
 _ADVANCED_HINT = ("advanced indexing (integer or boolean arrays as indices) is not supported; "
                   "use basic slices, np.where or a loop")
@@ -160,9 +160,12 @@ def _tuple_item(cx, x, index):
         return TupleValue(items[slice(*parts)])
     i = _const_int(cx, index, "a tuple index")
     try:
-        return items[i]
+        item = items[i]
     except IndexError:
         cx.fail("tuple index out of range", kind=IndexError)
+    if isinstance(item, Undefined):  # an item that a write made unreadable (mutation.py)
+        item.fail(cx.builder.loc)
+    return item
 
 
 def _const_int(cx, v, what: str):

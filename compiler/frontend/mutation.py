@@ -29,6 +29,7 @@ import numpy as np
 from .. import types as T
 from ..dialects import np as npd
 from ..ir.core import OpResult, Value
+from .holders import get, name_of, put, slots, sort_key, text
 from .indexing import assign_advanced, basic_index, index_items, subscript
 from .ops import cast, dim, materialize, raise_at_runtime
 from .scope import is_special
@@ -128,13 +129,13 @@ class MutationMixin:
         earlier writes into the view), and so are the views of ``old`` bound to names."""
         self._check_guards(old)
         rebound = set()
-        for name, v in list(self.scope.names.items()):
+        for slot, v in slots(self.scope):
             if v is old:
-                self.scope[name] = new
-                rebound.add(name)
+                put(self.scope, slot, new)
+                rebound.add(slot)
         if not isinstance(old.type, T.TensorType):
             return
-        self._follow_live(rebound, new)
+        self._follow_live({n for n in rebound if isinstance(n, str)}, new)
         self._refresh_views(old, new)
         found = self.view_source(old)
         if found is None:
@@ -207,9 +208,9 @@ class MutationMixin:
         """Names bound to views of ``old`` see its elements as ``new``. A reshaped view of
         an array of unknown layout may be a copy: reading it afterwards is a CompileError."""
         done = {}
-        for name, w in list(self.scope.names.items()):
+        for slot, w in slots(self.scope):
             if w in done:
-                self.scope[name] = done[w]
+                put(self.scope, slot, done[w])
                 continue
             found = self.view_source(w) if isinstance(w, Value) else None
             if found is None or found[1] is not old:
@@ -217,14 +218,14 @@ class MutationMixin:
             src = found[0]
             if isinstance(src, npd.ReshapeOp) and not _contiguous(self._origin(old)):
                 done[w] = Undefined(
-                    name, f"is a reshaped array whose base changed at line "
+                    text(slot), f"is a reshaped array whose base changed at line "
                           f"{self.builder.loc.line}; NumPy's reshape is a view or a copy "
                           f"depending on the memory layout",
                     "copy the reshaped array (y = x.reshape(...).copy()) or reshape after "
                     "the write")
             else:
                 done[w] = self.reapply(src, new)
-            self.scope[name] = done[w]
+            put(self.scope, slot, done[w])
             if isinstance(done[w], Value):
                 self._refresh_views(w, done[w])
 
@@ -237,7 +238,7 @@ class MutationMixin:
     def _check_guards(self, old) -> None:
         if old in self.guards:
             self.fail(*self.guards[old][1:])
-        for v in self.scope.names.values():
+        for _, v in slots(self.scope):
             entry = self.guards.get(v) if isinstance(v, Value) else None
             if entry is not None and entry[0] is old:
                 self.fail(*entry[1:])
@@ -250,7 +251,7 @@ class MutationMixin:
         reach it; a view of a global or an enclosing function's array is marked read-only."""
         if not (isinstance(x, Constant) and isinstance(x.value, np.ndarray)):
             return x
-        if any(v is x for v in self.scope.names.values()):
+        if any(v is x for _, v in slots(self.scope)):
             return self.materialize_local(self.scope, x)
         if x in self.foreign:
             v = materialize(self, x)
@@ -262,22 +263,24 @@ class MutationMixin:
         return x
 
     def loop_links(self, scope, rebound: set):
-        """The arrays bound in ``scope`` before a loop that are another name's array or a
-        view of it, as ``(name, op, base name)`` (op None: the same array): ``links`` that
-        the loop keeps (neither name is in ``rebound``), re-made from the base in the body
-        and after the loop, and ``risky`` ones whose link the loop may break at run time."""
-        names = [n for n in sorted(scope.names) if _linkable(scope, n)]
+        """The arrays held in ``scope`` before a loop (by names and tuple items, ``holders``)
+        that are another slot's array or a view of it, as ``(slot, op, base slot)`` (op None:
+        the same array): ``links`` that the loop keeps (neither name is in ``rebound``),
+        re-made from the base in the body and after the loop, and ``risky`` ones whose link
+        the loop may break at run time."""
+        held = sorted(((n, v) for n, v in slots(scope) if _linkable(scope, n, v)),
+                      key=lambda e: sort_key(e[0]))
         by_value = {}
-        for n in names:
-            by_value.setdefault(scope[n], []).append(n)
+        for n, v in held:
+            by_value.setdefault(v, []).append(n)
 
         def representative(v):
             group = by_value[v]
-            return next((n for n in group if n not in rebound), group[0])
+            return next((n for n in group if name_of(n) not in rebound), group[0])
 
         links, risky = [], []
-        for n in names:
-            v, chain = scope[n], ()
+        for n, v in held:
+            chain = ()
             m = representative(v)
             while m == n or v not in by_value:  # up through views not bound to a name
                 found = self.view_source(v)
@@ -287,34 +290,35 @@ class MutationMixin:
                 m = representative(v) if v in by_value else n
             else:
                 src = chain or None
-                (risky if n in rebound or m in rebound else links).append((n, src, m))
+                (risky if {name_of(n), name_of(m)} & rebound else links).append((n, src, m))
         return _ordered(links), risky
 
     def remake_links(self, scope, links) -> None:
         """Bind each linked name of ``scope`` to its base's array or a view of it, made again
         from the base's current value."""
         for n, src, m in links:
-            scope[n] = scope[m] if src is None else self.reapply(src, scope[m])
+            put(scope, n, get(scope, m) if src is None else self.reapply(src, get(scope, m)))
 
     def check_links(self, scope, links, line: int) -> None:
         """At the end of a loop body: every linked name still has its link."""
         for n, src, m in links:
-            if scope[n] is scope[m] if src is None else self.linked(scope[n], src, scope[m]):
+            v, base = get(scope, n), get(scope, m)
+            if v is base if src is None else self.linked(v, src, base):
                 continue
-            self.fail(f"'{n}' is {_link_text(src, m)} before the loop at line {line}, and "
+            self.fail(f"'{text(n)}' is {_link_text(src, m)} before the loop at line {line}, and "
                       f"the loop changes that link", "create the view inside the loop")
 
     def guard_links(self, scope, risky, line: int) -> None:
         """Writes that depend on a link the loop at ``line`` may break are CompileErrors."""
         for n, src, m in risky:
-            self.guard(scope[n], scope[m],
-                       f"'{n}' is {_link_text(src, m)} before the loop at line {line}, and "
+            self.guard(get(scope, n), get(scope, m),
+                       f"'{text(n)}' is {_link_text(src, m)} before the loop at line {line}, and "
                        f"the loop may rebind one of them: whether writing through one "
                        f"changes the other is decided at run time, which is not supported",
                        f"create the view inside the loop, or copy it first "
-                       f"({n} = {n}.copy())" if src is not None else
-                       f"make '{n}' name the array inside the loop, or copy it first "
-                       f"({n} = {n}.copy())")
+                       f"({_copy_text(n)})" if src is not None else
+                       f"make '{text(n)}' name the array inside the loop, or copy it first "
+                       f"({_copy_text(n)})")
 
     def relink(self, merged, paths: list, line: int) -> None:
         """After a branch: a name that is the same view or alias of another name on every
@@ -322,21 +326,22 @@ class MutationMixin:
         ``merged``; one that is a view or alias on some paths only is guarded."""
         found = [{n: (src, m) for n, src, m in self.loop_links(s, set())[0]} for s in paths]
         some = _ordered([(n, *next(f[n] for f in found if n in f))
-                         for n in sorted(set().union(*found))])
+                         for n in sorted(set().union(*found), key=sort_key)])
         for n, src, m in some:
             link = found[0].get(n)
-            if not isinstance(merged.get(n), Value) or not isinstance(merged.get(m), Value):
+            v, base = get(merged, n), get(merged, m)
+            if not isinstance(v, Value) or not isinstance(base, Value):
                 continue
-            if all(s.get(n) is merged[n] for s in paths):
+            if all(get(s, n) is v for s in paths):
                 continue  # not merged: the link is intact
             if link is not None and all(f.get(n) == link for f in found):
-                merged[n] = merged[m] if src is None else self.reapply(src, merged[m])
+                put(merged, n, base if src is None else self.reapply(src, base))
                 continue
-            self.guard(merged[n], merged[m],
-                       f"'{n}' is {_link_text(src, m)} on some paths of the branch at line "
-                       f"{line} only: whether writing through it changes '{m}' is decided at "
-                       f"run time, which is not supported",
-                       f"make the view after the branch, or copy it ({n} = {n}.copy())")
+            self.guard(v, base,
+                       f"'{text(n)}' is {_link_text(src, m)} on some paths of the branch at "
+                       f"line {line} only: whether writing through it changes '{text(m)}' is "
+                       f"decided at run time, which is not supported",
+                       f"make the view after the branch, or copy it ({_copy_text(n)})")
 
     def materialize_local(self, scope, value):
         """A local array known at compile time (``np.zeros(3)``) as a run-time value that
@@ -344,9 +349,9 @@ class MutationMixin:
         if not (isinstance(value, Constant) and isinstance(value.value, np.ndarray)):
             return value
         v = materialize(self, value)
-        for name, w in list(scope.names.items()):
+        for slot, w in slots(scope):
             if w is value:
-                scope[name] = v
+                put(scope, slot, v)
         return v
 
     def _target_array(self, node):
@@ -406,10 +411,10 @@ class MutationMixin:
 _VIEWS = (npd.SubscriptOp, npd.TransposeOp, npd.ReshapeOp, npd.BroadcastToOp)
 
 
-def _linkable(scope, name: str) -> bool:
-    """Whether ``name`` is a plain local array (not a flag, exit value or a tracked buffer
-    that ``%live:`` follows)."""
-    v = scope[name]
+def _linkable(scope, slot, v) -> bool:
+    """Whether ``slot`` holds a plain local array ``v`` (not a flag, exit value or a tracked
+    buffer that ``%live:`` follows)."""
+    name = name_of(slot)
     if is_special(name) or name.startswith(LIVE) or not (
             isinstance(v, Value) and isinstance(v.type, T.TensorType)):
         return False
@@ -433,8 +438,15 @@ def _ordered(links: list) -> list:
     return out
 
 
-def _link_text(src, base: str) -> str:
-    return f"the same array as '{base}'" if src is None else f"a view of '{base}' made"
+def _link_text(src, base) -> str:
+    return f"the same array as '{text(base)}'" if src is None else \
+        f"a view of '{text(base)}' made"
+
+
+def _copy_text(slot) -> str:
+    if isinstance(slot, str):
+        return f"{slot} = {slot}.copy()"
+    return f"build the tuple from {text(slot)}.copy()"
 
 
 def _contiguous(v: Value) -> bool:
