@@ -305,7 +305,9 @@ class LoadedFunction:
     Attributes: ``name``, ``signature``, ``arg_names``, ``record`` (the manifest entry),
     ``native`` (the ``runtime.abi.NativeFunction``). Raises what the ConcreteFunction raises:
     TypeError for mismatched arguments, the Python exception of a failed run-time check
-    (IndexError ...) with the source location, MemoryError. Module globals the function
+    (IndexError ...) with the source location, MemoryError, and ValueError for a written
+    array argument that shares memory with another one (``f(a, a[::-1])``; the
+    ConcreteFunction runs such a call as Python instead). Module globals the function
     rebinds are assigned in ``namespaces`` ({module name: globals dict}) when it names their
     module, else in the imported module.
     """
@@ -331,6 +333,20 @@ class LoadedFunction:
                                      name=self.name, keepalive=lib)
         self._run = self.native if not keys else _bind_globals(
             self.native, keys, len(record["results"]) - len(keys), namespaces or {})
+        arrays = [k for k, i in enumerate(record["inputs"][:len(self.arg_names)])
+                  if i.get("shape") is not None]
+        self._aliasing = [(w, k) for w in record.get("written", []) for k in arrays if k != w]
+
+    def _check_aliasing(self, args) -> None:
+        """ValueError when a written array argument shares memory with another array
+        argument: the compiled code may read that argument after its writes, and a loaded
+        artifact has no Python function to run instead (as a ConcreteFunction does)."""
+        for w, k in self._aliasing:
+            if len(args) > max(w, k) and np.may_share_memory(args[w], args[k]):
+                names = self.arg_names
+                raise ValueError(f"{self.name}: arguments {names[w]!r} and {names[k]!r} share "
+                                 f"memory and {names[w]!r} is written; pass a copy of "
+                                 f"{names[k]!r}")
 
     def __call__(self, *args):
         if self._constants and len(args) == len(self._params) != len(self.arg_names):
@@ -342,6 +358,8 @@ class LoadedFunction:
                     raise TypeError(f"{self.name}: this concrete function was traced with "
                                     f"{self._constants[name]!r}, received {a!r}")
             args = runtime_args
+        if self._aliasing:
+            self._check_aliasing(args)
         out = self._run(*args)
         if self._pack is not None:
             return self._pack(out)

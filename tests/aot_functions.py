@@ -27,3 +27,7 @@ def smooth(x):
 
 def affine(a, b):
     return a * 2.0 + b
+
+
+def shift_into(a, b):
+    a[:] = b + 1

@@ -391,3 +391,22 @@ def test_saving_a_function_with_a_variable_is_a_clear_error(tmp_path):
         cf.save(tmp_path / "v.grafo")
     with pytest.raises(TypeError, match="compiler.Variable cannot be saved yet"):
         pickle.dumps(cf)
+
+
+def test_loaded_artifact_refuses_a_written_argument_aliasing_another(tmp_path):
+    """A ConcreteFunction runs f(a, view of a) as Python; a loaded artifact has no Python
+    function, so it raises instead of reading elements it already overwrote."""
+    from aot_functions import shift_into
+    cf = compiler.compile(shift_into, "f64[?], f64[?]")
+    path = tmp_path / "shift.grafo"
+    cf.save(path)
+    loaded = runtime.load(path)
+    x, y = np.arange(6.0), np.arange(6.0)
+    loaded(x, y)
+    np.testing.assert_array_equal(x, y + 1)
+    x = np.arange(6.0)
+    before = x.copy()
+    with pytest.raises(ValueError, match="share memory and 'a' is written"):
+        loaded(x, x[::-1])
+    np.testing.assert_array_equal(x, before)
+    assert loaded.record["written"] == [0]

@@ -165,3 +165,23 @@ def test_bool_matmul():
 def test_tile_is_vector_fma():
     asm = compiler.compile(mm, "f32[64,64], f32[64,64]").asm
     assert "vfmadd" in asm and "zmm" in asm
+
+
+@pytest.mark.parametrize("sig, dt, shapes", [
+    ("f64[?,?], f64[?,?]", np.float64, ((300, 0), (0, 300))),
+    ("f32[?,?], f32[?,?]", np.float32, ((8, 0), (0, 32))),
+    ("i32[?,?,?], i32[?,?,?]", np.int32, ((3, 40, 0), (3, 0, 60))),
+])
+def test_dynamic_empty_inner_dim_gives_zeros(sig, dt, shapes):
+    """A run-time depth of 0 runs no k-block of the blocked kernel: the result is still
+    NumPy's zeros, also in a recycled buffer that held other values."""
+    def mm(a, b):
+        return a @ b
+    cf = compiler.compile(mm, sig)
+    if dt == np.float64:
+        del_me = cf(np.full((300, 300), 7.0), np.eye(300))
+        del del_me   # its buffer goes back to the pool, next to be reused
+    a, b = np.ones(shapes[0], dt), np.ones(shapes[1], dt)
+    got = cf(a, b)
+    np.testing.assert_array_equal(got, a @ b)
+    assert got.dtype == (a @ b).dtype

@@ -22,6 +22,7 @@ from runtime.artifact import (
     write_bytes,
 )
 
+from ..api import _written_parameters
 from ..backend.llvm.signature import spec
 from ..frontend import Constant
 from .header import header
@@ -72,6 +73,7 @@ def entry_record(cf) -> dict:
                       if isinstance(a, Constant)},
         "inputs": [_spec_record(s, n) for s, n in zip(inputs, names, strict=True)],
         "results": [_spec_record(s) for s in results],
+        "written": _written_parameters(compiled, len(cf.arg_names)),
         "result_tuple": compiled.result_tuple,
         "result_structure": compiled.result_structure,
         "globals": keys,

@@ -156,6 +156,14 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     parallel = not isinstance(flops, int) or flops >= PARALLEL_MIN_FLOPS
 
     def matrix(bidx):
+        def fill():   # a depth of 0: no k-block writes the tiles
+            return em.nest((rows, cols), lambda ij: em.store(zero, buf, bidx + ij))
+        empty = em.cmp("eq", depth, 0)
+        if empty is True:
+            fill()
+        elif empty is not False:
+            em.if_(empty, fill, lambda: [])
+
         def col_block(jc):
             nc = em.min(em.sub(n_full, jc), NC)
 
@@ -171,7 +179,7 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
                         em, buf, bidx, (i0, height), (jc, j0, nr), (kc, kb, first), packed,
                         slot, a_at, mac), lb=lb, step=height), step=nr)
                 em.loop(m_full, lambda ic: tiles(ic, em.min(em.add(ic, MC), m_full), mr),
-                        step=MC, parallel=parallel)
+                        step=MC, parallel=parallel, work=MC * NC * KC)
                 if em.cmp("eq", m_half, m_full) is not True:  # rows left by the tall tiles
                     tiles(m_full, m_half, MR_INT)
             _blocks(em, depth, KC, k_block)
