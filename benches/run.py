@@ -8,7 +8,8 @@ float32), matmul 64/256/1024 float32, a 2-D stencil (2000 x 2000 float32), expli
 dot-product loop over 10^6 float64, a 200 x 100 Mandelbrot, a triad loop writing into an
 argument, ``a[i] = b[i] + s * c[i]`` on 10^7 float64), and compile latency (first call
 in a fresh process, grafo vs Numba). Each time is the median, min and max over repeats of the
-per-call time after a warm-up call; each round of repeats times every library once, in turn.
+per-call time after three warm-up calls, one library after the other (alternating libraries
+call by call would time each one while the previous one's worker threads still spin).
 
 The suite runs once per thread count of ``--threads`` (default: every CPU, then 1), each in a
 fresh process with ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS`` set to
@@ -56,30 +57,32 @@ def _set_threads(n: int) -> None:
 
 
 def _timeit(fn, args, repeat: int, number: int = 1) -> dict:
-    return _interleaved({"": fn}, args, repeat, number)[""]
+    return _measure({"": fn}, args, repeat, number)[""]
 
 
-def _interleaved(fns: dict, args, repeat: int, number: int = 1) -> dict:
-    """{name: {"median", "min", "max"}} per-call seconds of each ``fns[name](*args)``; each
-    round times every function once, in turn, so a change in the machine's load during the
-    run affects them all alike. A function that raises is reported as {"error": ...}."""
-    out, samples = {}, {}
+def _measure(fns: dict, args, repeat: int, number: int = 1) -> dict:
+    """{name: {"median", "min", "max"}} per-call seconds of each ``fns[name](*args)``, one
+    library after the other: three warm-up calls (the previous library's worker threads,
+    OpenBLAS's in particular, keep spinning for a while after its last call), then
+    ``repeat`` samples of ``number`` calls. A function that raises is reported as
+    {"error": ...}."""
+    out = {}
     for name, fn in fns.items():
         try:
-            fn(*args)
-            samples[name] = []
+            for _ in range(3):
+                fn(*args)
         except Exception as e:  # a backend that cannot compile or run a case is reported
             out[name] = {"error": f"{type(e).__name__}: {str(e)[:120]}"}
-    for _ in range(repeat):
-        for name in samples:
-            fn = fns[name]
+            continue
+        samples = []
+        for _ in range(repeat):
             t0 = time.perf_counter()
             for _ in range(number):
                 fn(*args)
-            samples[name].append((time.perf_counter() - t0) / number)
-    for name, got in samples.items():
-        out[name] = {"median": statistics.median(got), "min": min(got), "max": max(got)}
-    return {name: out[name] for name in fns}
+            samples.append((time.perf_counter() - t0) / number)
+        out[name] = {"median": statistics.median(samples), "min": min(samples),
+                     "max": max(samples)}
+    return out
 
 
 def _backends():
@@ -216,7 +219,7 @@ def run(quick: bool) -> dict:
     for name, kname, args, repeat, number, nbytes, flops, which in _cases(np, quick):
         row = {"case": name, "bytes": nbytes, "flops": flops}
         fns = {b: backends[b](getattr(kernels, kname)) for b in which if b in backends}
-        row["times"] = _interleaved(fns, args, repeat, number)
+        row["times"] = _measure(fns, args, repeat, number)
         g = row["times"].get("grafo", {}).get("median")
         if nbytes and g:
             row["grafo_bandwidth_fraction"] = nbytes / g / bandwidth
