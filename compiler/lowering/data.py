@@ -161,19 +161,26 @@ def lower_gather(lw: Lowerer, op):
     return [e if isinstance(op.result.type, T.TensorType) else e.load(())]
 
 
+def checked_mask_count(em, shape, mask: Expr):
+    """The number of true elements of ``mask``, after NumPy's IndexError when its dims differ
+    from the leading dims of ``shape`` (the indexed array's)."""
+    for a in range(mask.rank):
+        em.check(em.cmp("eq", shape[a], mask.shape[a]), "IndexError",
+                 "boolean index did not match indexed array along axis %d; size of axis is "
+                 "{0} but size of corresponding boolean axis is {1}" % a,
+                 [shape[a], mask.shape[a]])
+    (count,) = em.nest(mask.shape, lambda midx, c: [
+        em.select(mask.load(midx), em.op("arith.addi", c, em.const(1, T.index)), c)],
+        [em.const(0, T.index)])
+    return count
+
+
 @rule(nd.MaskSelectOp)
 def lower_mask_select(lw: Lowerer, op):
     em = lw.em
     x, mask = (lw.expr(v) for v in op.operands)
     k = mask.rank
-    for a in range(k):
-        em.check(em.cmp("eq", x.shape[a], mask.shape[a]), "IndexError",
-                 "boolean index did not match indexed array along axis %d; size of axis is "
-                 "{0} but size of corresponding boolean axis is {1}" % a,
-                 [x.shape[a], mask.shape[a]])
-    (count,) = em.nest(mask.shape, lambda midx, c: [
-        em.select(mask.load(midx), em.op("arith.addi", c, em.const(1, T.index)), c)],
-        [em.const(0, T.index)])
+    count = checked_mask_count(em, x.shape, mask)
     rest = tuple(x.shape[k:])
     buf = em.alloc((count,) + rest, T.lowered(x.element))
 

@@ -52,6 +52,13 @@ def checked_index(em, raw, n, dim: int):
              [raw, n])
     return wrapped
 
+def planned_index(em: Emitter, plan, idx) -> tuple:
+    """The array index that region index ``idx`` denotes under ``plan``: per array dim,
+    ``("fixed", i)`` or ``("slice", region dim, first, step)``."""
+    return tuple(p[1] if p[0] == "fixed" else em.add(p[2], em.mul(idx[p[1]], p[3]))
+                 for p in plan)
+
+
 @rule(npd.SubscriptOp)
 def lower_subscript(lw: Lowerer, op):
     em = lw.em
@@ -83,14 +90,7 @@ def lower_subscript(lw: Lowerer, op):
     out_shape = tuple(s if s is not None else d for s, d in zip(static, out_shape, strict=True))
 
     def load(idx):
-        src = []
-        for p in plan:
-            if p[0] == "fixed":
-                src.append(p[1])
-            else:
-                _, k, first, step = p
-                src.append(em.add(first, em.mul(idx[k], step)))
-        return x.load(tuple(src))
+        return x.load(planned_index(em, plan, idx))
 
     e = Expr(out_shape, x.element, load, x.cost + 1)
     return [e.load(()) if not isinstance(op.result.type, T.TensorType) else e]

@@ -122,6 +122,15 @@ def lower_matmul(lw: Lowerer, op):
     return [lw.own(op.result, buf, t, out_shape)]
 
 
+def multiply_add(em, t: T.Type):
+    """``mac(acc, x, y) = acc + x * y`` in element type ``t``: one fused multiply-add for
+    floats (one rounding per k step, the order every matmul kernel keeps), NumPy's wrapping
+    integer arithmetic otherwise."""
+    if T.is_float(t):
+        return lambda acc, x, y: em.op("math.fma", x, y, acc)
+    return lambda acc, x, y: S.add(em, t, acc, S.multiply(em, t, x, y))
+
+
 def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols, depth,
              a_at, b_at) -> None:
     """``buf[batch, i, j] = sum_k a_at(batch + (i,), k) * b_at(batch, k, j)`` by the blocked
@@ -131,12 +140,7 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     nr = min(MAX_NR if T.is_float(t) else MAX_NR_INT, TILE_BYTES // size)
     mr = MR if T.is_float(t) else MR_INT
     zero = em.const(0, lt)
-    if T.is_float(t):
-        def mac(acc, x, y):
-            return em.op("math.fma", x, y, acc)
-    else:
-        def mac(acc, x, y):
-            return S.add(em, t, acc, S.multiply(em, t, x, y))
+    mac = multiply_add(em, t)
     m_full = em.mul(em.floordiv(rows, mr), mr)
     m_half = m_full if mr == MR_INT else em.mul(em.floordiv(rows, MR_INT), MR_INT)
     n_full = em.mul(em.floordiv(cols, nr), nr)

@@ -25,9 +25,9 @@ from ..dialects.grafo import CheckOp
 from . import in_place
 from .context import Emitter
 from .control_flow import buffer_type
-from .data import checked_index_array
+from .data import checked_index_array, checked_mask_count
 from .index_expr import Expr, broadcast, materialize, of_buffer
-from .indexing import _shape_text, _slice, checked_index
+from .indexing import _shape_text, _slice, checked_index, planned_index
 from .lowerer import Lowerer, _inside_loop_below, rule
 
 
@@ -58,14 +58,7 @@ def _region(lw: Lowerer, shape, index_operands, spec, bounds):
         out_shape.append(shape[k])
 
     def index_map(idx):
-        src = []
-        for p in plan:
-            if p[0] == "fixed":
-                src.append(p[1])
-            else:
-                _, k, first, step = p
-                src.append(em.add(first, em.mul(idx[k], step)))
-        return tuple(src)
+        return planned_index(em, plan, idx)
 
     return tuple(out_shape), index_map
 
@@ -166,14 +159,7 @@ def lower_mask_assign(lw: Lowerer, op):
     buf, out, operand = _update(lw, op)
     mask, v = operand(1), operand(2)
     k = mask.rank
-    for a in range(k):
-        em.check(em.cmp("eq", out.shape[a], mask.shape[a]), "IndexError",
-                 "boolean index did not match indexed array along axis %d; size of axis is "
-                 "{0} but size of corresponding boolean axis is {1}" % a,
-                 [out.shape[a], mask.shape[a]])
-    (count,) = em.nest(mask.shape, lambda midx, c: [
-        em.select(mask.load(midx), em.op("arith.addi", c, em.const(1, T.index)), c)],
-        [em.const(0, T.index)])
+    count = checked_mask_count(em, out.shape, mask)
     rest = tuple(out.shape[k:])
     if not rest and v.rank == 1:
         n = v.shape[0]

@@ -25,9 +25,9 @@ from ... import types as T
 from ...dialects import np as npd
 from ...ir.attributes import UnitAttr
 from ...ir.opdef import Op, Pure
-from ...lowering import scalar as S
 from ...lowering.index_expr import broadcast, broadcast_shape, materialize
 from ...lowering.lowerer import Lowerer, rule
+from ...lowering.matmul import multiply_add
 from ..llvm.types import I64, storage
 from .kernels import Kernel, KernelEmitter, PTXModuleEmitter
 
@@ -84,12 +84,7 @@ def lower_gpu_matmul(lw: Lowerer, op):
     buf = em.alloc(out_shape, T.lowered(t))
     ab = broadcast(em, a, batch + tuple(a.shape[-2:]))
     bb = broadcast(em, b, batch + tuple(b.shape[-2:]))
-    if T.is_float(t):
-        def mac(acc, x, y):
-            return em.op("math.fma", x, y, acc)
-    else:
-        def mac(acc, x, y):
-            return S.add(em, t, acc, S.multiply(em, t, x, y))
+    mac = multiply_add(em, t)
 
     def cell(idx):
         (acc,) = em.loop(ka, lambda k, acc: [mac(acc, ab.load(idx[:-1] + (k,)),
