@@ -19,7 +19,7 @@ import weakref
 import numpy as np
 
 from runtime import fastcall
-from runtime.abi import subclass_error
+from runtime.abi import subclass_error, written_alias
 from runtime.parallel import get_num_threads, set_num_threads  # noqa: F401 (re-exported)
 
 from . import types as T
@@ -224,10 +224,8 @@ class ConcreteFunction:
         pairs = [(w, k) for w in written for k in arrays if k != w]
 
         def call(*args):
-            for w, k in pairs:
-                if len(args) > max(w, k) and np.may_share_memory(args[w], args[k]):
-                    return self._run_aliased(args, w, k)
-            return native(*args)
+            hit = written_alias(args, pairs)
+            return native(*args) if hit is None else self._run_aliased(args, *hit)
         return call
 
     def _run_aliased(self, args, w: int, k: int):

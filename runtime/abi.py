@@ -268,3 +268,13 @@ def _result_maker(spec):
         return arr
 
     return lambda: (desc_t(), array_value)
+
+
+def written_alias(args, pairs) -> tuple | None:
+    """The first ``(written, other)`` of ``pairs`` (argument positions) whose arrays in
+    ``args`` may share memory, or None: compiled code may read ``other`` after writing
+    ``written``, so such a call cannot run natively."""
+    for w, k in pairs:
+        if len(args) > max(w, k) and np.may_share_memory(args[w], args[k]):
+            return w, k
+    return None

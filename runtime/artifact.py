@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import cpu, parallel
-from .abi import ArraySpec, NativeFunction, ScalarSpec
+from .abi import ArraySpec, NativeFunction, ScalarSpec, written_alias
 from .results import bind_globals, namespace, packer
 
 FORMAT = "grafo-artifact"
@@ -341,12 +341,11 @@ class LoadedFunction:
         """ValueError when a written array argument shares memory with another array
         argument: the compiled code may read that argument after its writes, and a loaded
         artifact has no Python function to run instead (as a ConcreteFunction does)."""
-        for w, k in self._aliasing:
-            if len(args) > max(w, k) and np.may_share_memory(args[w], args[k]):
-                names = self.arg_names
-                raise ValueError(f"{self.name}: arguments {names[w]!r} and {names[k]!r} share "
-                                 f"memory and {names[w]!r} is written; pass a copy of "
-                                 f"{names[k]!r}")
+        hit = written_alias(args, self._aliasing)
+        if hit is not None:
+            w, k = (self.arg_names[i] for i in hit)
+            raise ValueError(f"{self.name}: arguments {w!r} and {k!r} share memory and {w!r} "
+                             f"is written; pass a copy of {k!r}")
 
     def __call__(self, *args):
         if self._constants and len(args) == len(self._params) != len(self.arg_names):
