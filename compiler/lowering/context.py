@@ -62,6 +62,16 @@ class Emitter:
             v = self._consts[key] = op.result
         return v
 
+    def dense(self, attr, t: T.MemRefType) -> Value:
+        """A hoisted read-only buffer (``grafo.constant``) holding the DenseAttr ``attr``."""
+        v = self._consts.get(attr)
+        if v is None:
+            op = OPS["grafo.constant"].build([], {"value": attr}, [t], loc=self.fn.loc)
+            self.entry.insert(self._const_pos, op)
+            self._const_pos += 1
+            v = self._consts[attr] = op.result
+        return v
+
     def cmpi(self, pred: str, a: Value, b: Value) -> Value:
         return self.op("arith.cmpi", a, b, predicate=IntegerAttr(arith.CMPI[pred]))
 
@@ -227,17 +237,22 @@ class Emitter:
 
     # loops -----------------------------------------------------------------------------------
     def loop(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False,
-             work: int | None = None, version=False):
+             work: int | None = None, version=False, lanes: int | None = None):
         """``scf.for %i = lb to ub step step`` carrying ``inits``; ``body(i, *iters)`` returns
         the next iter values. Returns the loop's results. ``work`` (with ``parallel``): the
         elements one iteration processes, recorded as ``grafo.work`` for the backend's
         decision to run the loop on threads (see ``scf.py``). ``version``: as in ``nest``,
         for the broadcast selects whose index varies with ``i`` (loops ``body`` nests
-        inside included)."""
+        inside included). ``lanes``: ``inits`` are groups of that many same-typed scalars
+        that the CPU backend keeps in one vector each (``grafo.lanes``, see
+        ``backend/llvm/rules/scf.py``); the values are the same."""
         mark = len(self._reads)
 
         def emit():
-            return self._for(ub, body, inits, lb, step, parallel, work)
+            op = self._for(ub, body, inits, lb, step, parallel, work)
+            if lanes:
+                op.attributes["grafo.lanes"] = IntegerAttr(lanes)
+            return op
 
         op = emit()
         if not version:

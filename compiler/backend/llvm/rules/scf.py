@@ -4,11 +4,25 @@
 and results are header phis. A loop marked ``grafo.parallel`` may also run on threads
 (``parallel.py``). ``scf.if`` and ``scf.while`` merge their yielded values with
 phis. Memref-typed iteration values become one phi per descriptor field.
+
+A loop marked ``grafo.lanes = L`` carries its scalar iteration values in groups of ``L`` as
+one vector phi each (``<L x float>``): the body reads lanes with ``extractelement`` and yields
+through ``insertelement``, which LLVM's SLP vectorizer turns into vector loads and adds. The
+lanes stay independent scalars, so the result is bit for bit the scalar loop's; the phi only
+keeps the partial sums of a reduction in one register instead of leaving LLVM to rediscover
+them after unrolling. SLP vectorization, unlike LLVM's loop vectorizer, does not version a
+loop on a run-time stride, so a lanes loop whose reads go along the last dim of strided
+memrefs is emitted twice: with those last strides taken as 1 (contiguous rows: vector loads),
+chosen when they are, and as it is (``_unit_stride_version``).
 """
 
 from __future__ import annotations
 
-from ..descriptor import NSW, flatten, unflatten
+from dataclasses import replace
+
+from llvmlite import ir
+
+from ..descriptor import NSW, MemRef, flatten, unflatten
 from .registry import rule
 
 
@@ -37,6 +51,69 @@ def for_(fe, op):
 
 def emit_loop(fe, op, lb, ub, step, inits=()) -> list:
     """The serial loop of ``op`` from ``lb`` to ``ub``; returns its results."""
+    views = _strided_rows(fe, op) if op.attr("grafo.lanes") else []
+    if views:
+        return _unit_stride_version(fe, op, views, lambda: _emit_loop(fe, op, lb, ub, step,
+                                                                      inits))
+    return _emit_loop(fe, op, lb, ub, step, inits)
+
+
+def _strided_rows(fe, op) -> list:
+    """The memrefs defined outside ``op`` that its body reads or writes at a last index
+    varying with its induction variable, with a last stride not known to be 1."""
+    varying, views = {op.induction_var}, []
+    for inner in op.walk():
+        if inner is op:
+            continue
+        if any(v in varying for v in inner.operands):
+            varying.update(inner.results)
+        if inner.name in ("memref.load", "memref.store"):
+            ref = inner.operands[0 if inner.name == "memref.load" else 1]
+            desc = fe.values.get(ref)
+            if (isinstance(desc, MemRef) and desc.strides and inner.operands[-1] in varying
+                    and not _is_one(desc.strides[-1]) and ref not in views):
+                views.append(ref)
+    return views
+
+
+def _is_one(v) -> bool:
+    return isinstance(v, ir.Constant) and v.constant == 1
+
+
+def _unit_stride_version(fe, op, views, emit) -> list:
+    """``emit()`` twice: with the last stride of each memref of ``views`` replaced by 1,
+    when all of them are 1 at run time, and unchanged otherwise; merges the results."""
+    b = fe.b
+    saved = [fe.values[v] for v in views]
+    one = ir.Constant(saved[0].strides[-1].type, 1)
+    unit = b.icmp_signed("==", saved[0].strides[-1], one)
+    for d in saved[1:]:
+        unit = b.and_(unit, b.icmp_signed("==", d.strides[-1], one))
+    fast, slow, merge = (fe.new_block(n) for n in ("rows.unit", "rows.strided", "rows.end"))
+    b.cbranch(unit, fast, slow)
+    arms = []
+    for bb, unit_rows in ((fast, True), (slow, False)):
+        b.position_at_end(bb)
+        if unit_rows:
+            for v, d in zip(views, saved, strict=True):
+                fe.values[v] = replace(d, strides=[*d.strides[:-1], one])
+        try:
+            arms.append((_flat(emit()), b.block))
+        finally:
+            for v, d in zip(views, saved, strict=True):
+                fe.values[v] = d
+        b.branch(merge)
+    b.position_at_end(merge)
+    merged = []
+    for i, v in enumerate(arms[0][0]):
+        p = b.phi(v.type)
+        for values, pred in arms:
+            p.add_incoming(values[i], pred)
+        merged.append(p)
+    return unflatten([r.type for r in op.results], merged)
+
+
+def _emit_loop(fe, op, lb, ub, step, inits) -> list:
     b = fe.b
     types = [r.type for r in op.results]
     pre = b.block
@@ -45,18 +122,48 @@ def emit_loop(fe, op, lb, ub, step, inits=()) -> list:
     b.position_at_end(head)
     iv = b.phi(lb.type)
     iv.add_incoming(lb, pre)
+    lanes = op.attr("grafo.lanes")
+    if lanes:
+        b.position_at_end(pre)
+        inits = _packed(b, _flat(inits), lanes)
+        b.position_at_end(head)
     carried = _phis(b, _flat(inits), pre)
+    values = _lanes(b, carried) if lanes else carried
     b.cbranch(b.icmp_signed("<", iv, ub), body, done)
     b.position_at_end(body)
-    fe.bind(op.body.args, [iv, *unflatten(types, carried)])
+    fe.bind(op.body.args, [iv, *unflatten(types, values)])
     yielded = _flat(fe.operands(fe.emit_ops(op.body)))
+    if lanes:
+        yielded = _packed(b, yielded, lanes)
     latch = b.block
     iv.add_incoming(b.add(iv, step, flags=NSW), latch)
     for p, v in zip(carried, yielded, strict=True):
         p.add_incoming(v, latch)
     b.branch(head)
     b.position_at_end(done)
-    return unflatten(types, carried)
+    return unflatten(types, values)
+
+
+def _packed(b, values: list, lanes: int) -> list:
+    """``values`` (scalars, a multiple of ``lanes``) as vectors of ``lanes`` consecutive ones,
+    built at the builder's position (before the block's terminator, if it has one)."""
+    term = b.block.terminator
+    if term is not None:
+        b.position_before(term)
+    out = []
+    for g in range(0, len(values), lanes):
+        group = values[g:g + lanes]
+        vec = ir.Constant(ir.VectorType(group[0].type, lanes), ir.Undefined)
+        for k, v in enumerate(group):
+            vec = b.insert_element(vec, v, ir.Constant(ir.IntType(32), k))
+        out.append(vec)
+    return out
+
+
+def _lanes(b, vectors: list) -> list:
+    """The scalars of ``vectors`` in order (``extractelement`` at the builder's position)."""
+    return [b.extract_element(v, ir.Constant(ir.IntType(32), k))
+            for v in vectors for k in range(v.type.count)]
 
 
 @rule("scf.if")
