@@ -110,13 +110,15 @@ def payload_digest(members: Mapping, manifest: Mapping) -> str:
 
 
 def write_bytes(members: Mapping) -> bytes:
-    """The zip container of ``members`` ({name: bytes}); the manifest is written first."""
+    """The zip container of ``members`` ({name: bytes}); the manifest is written first.
+    Deflate level 1: IR text with large constants compresses to within a few percent of the
+    default level's size in a fifth of the time."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(members, key=lambda n: n != MANIFEST):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, members[name])
+            zf.writestr(info, members[name], compresslevel=1)
     return buf.getvalue()
 
 

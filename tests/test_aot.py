@@ -99,6 +99,20 @@ def test_several_entries_constants_and_tuples(tmp_path, same):
     same(lib.smooth(x), F.smooth(x))
 
 
+def test_large_constants_survive_save_and_load(tmp_path, same):
+    table = np.random.default_rng(1).random(200_000)
+
+    def weigh(x):
+        return x * table - table[::-1]
+
+    compiler.compile(weigh, "f64[200000]").save(tmp_path / "big.grafo")
+    x = np.random.default_rng(2).random(200_000)
+    same(runtime.load(tmp_path / "big.grafo")(x), weigh(x))
+    with zipfile.ZipFile(tmp_path / "big.grafo") as zf:
+        loops = zf.read("ir/weigh.loops.mlir").decode()
+    assert loops.count('"grafo.constant"() {value = dense<"0x') == 1
+
+
 def test_save_rejects_bad_names_and_mixed_targets(tmp_path, dot_cf):
     with pytest.raises(ValueError, match="not a C identifier"):
         compiler.save(tmp_path / "x.grafo", {"a-b": dot_cf})

@@ -1,7 +1,8 @@
-"""Arrays held in tuples and list displays are views and aliases like named ones: a write
-into the base or an alias reaches the item, and a write through the item reaches the base,
-also across branches, loops and inlined functions (tuple arguments, closures, returned
-tuples). Where the link is decided at run time, the write is a CompileError."""
+"""Arrays held in tuples, list displays and nested functions' defaults are views and aliases
+like named ones: a write into the base or an alias reaches the item, and a write through the
+item reaches the base, also across branches, loops and inlined functions (tuple arguments,
+closures, returned tuples). Where the link is decided at run time, the write is a
+CompileError."""
 
 import inspect
 
@@ -160,6 +161,58 @@ def returns_tuple(x):
     return x, x[1:]
 
 
+def default_written_in_loop(a):
+    buf = np.zeros(3)
+
+    def g(k, b=buf):  # b is buf: the loop's writes into buf are seen through it
+        return b[k]
+    for i in range(3):
+        buf[i] = a[i]
+        a[i] = g(i) * 2
+    return a.sum(), buf.sum()
+
+
+def default_view_written_in_loop(x):
+    buf = x[:4] + 1.0
+
+    def g(k, b=buf[1:]):
+        return b[k]
+    s = 0.0
+    for i in range(3):
+        buf[i + 1] += i
+        s += g(i)
+    return s
+
+
+def default_written_by_its_function_in_loop(x):
+    def count(k, seen=np.zeros(3)):  # noqa: B008 - one array shared by every call
+        seen[k] += 1
+        return seen.sum()
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += count(i % 3) * x[i]
+    return s, count(0)
+
+
+def default_written_in_branch(x, c):
+    buf = np.ones(3)
+    get = lambda k, b=buf: b[k]  # noqa: E731 - the construct under test
+    if c > 0:
+        buf[0] = 5.0
+    return get(0) + buf.sum()
+
+
+def default_written_by_call_in_branch(x, c):
+    buf = np.zeros(3)
+
+    def bump(k, b=buf):
+        b[k] += x[k]
+    if c > 0:
+        bump(1)
+    bump(2)
+    return buf.sum()
+
+
 F = np.arange(6.0)
 CASES = [
     (view_in_tuple, F), (alias_in_tuple, F), (write_through_item, F), (list_display, F),
@@ -170,6 +223,11 @@ CASES = [
     (tuple_before_loop, F), (write_item_in_loop, F),
     (tuple_carried_through_loop, F, np.int64(0)), (tuple_carried_through_loop, F, np.int64(3)),
     (tuple_unused_after_write, F), (default_argument, F), (returns_tuple, F),
+    (default_written_in_loop, F), (default_view_written_in_loop, F),
+    (default_written_by_its_function_in_loop, F),
+    (default_written_in_branch, F, np.int64(1)), (default_written_in_branch, F, np.int64(0)),
+    (default_written_by_call_in_branch, F, np.int64(1)),
+    (default_written_by_call_in_branch, F, np.int64(0)),
 ]
 
 
@@ -209,12 +267,24 @@ def loop_over_tuple(x, y):
         v[0] = 1.0
 
 
+def lambda_rebound_in_loop(x, n):
+    get = lambda: 0.0  # noqa: E731 - the construct under test
+    s = 0.0
+    for i in range(n):
+        get = lambda k=i: x[k]  # noqa: E731
+        s += get()
+    return s
+
+
 REJECTED = [
     (tuple_rebound_in_branch, "x[1] = 3.0",
      "'t[0]' is a view of 'x' made on some paths of the branch"),
     (tuple_rebound_in_loop, "x[2] = 5.0", "'t[0]' is a view of 'x' made before the loop"),
     (reshaped_item, "return t[0].sum()", "variable 't[0]' is a reshaped array"),
     (loop_over_tuple, "for v in (x, y):", "for loops over a tuple of 2 items are not supported"),
+    (lambda_rebound_in_loop, "for i in range(n):",
+     "variable 'get' is bound to a new nested function '<lambda>' (or one with other default "
+     "values) in each iteration of the loop"),
 ]
 
 

@@ -3,6 +3,7 @@ assignment and promotion, each function run eagerly and compiled (differential_h
 
 import numpy as np
 import pytest
+from conftest import assert_same
 from differential_harness import run_both
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -421,6 +422,85 @@ def for_over_empty_range_then_array(x):
     return s
 
 
+# loop variables bound again by later loops ----------------------------------------------------
+
+def reuse_loop_variable(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+    for i in range(a.shape[0]):
+        s += 2 * a[i]
+    return s, i
+
+
+def reuse_in_nested_loops(m):
+    s = 0.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            s += m[i, j]
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            s -= j * m[i, j]
+        for i in range(2):  # rebinds the outer loop's variable
+            s += i
+    return s, i
+
+
+def reuse_in_while_loops(x):
+    k = 0
+    while k < 3:
+        t = x[k]
+        x[k] = t + 1
+        k += 1
+    k = 0
+    while k < 2:
+        t = x[k] * 2  # bound only inside the loops: a new variable in each
+        x[k] = t
+        k += 1
+    for k in range(2):
+        x[k] = k
+    while k > 0:
+        x[k] += k
+        k -= 1
+    return k, x.sum()
+
+
+def reuse_float_name_as_loop_index(x):
+    s = 0.0
+    for v in x:
+        s += v
+    for v in range(x.shape[0]):
+        s += x[v] * v
+    return s, v
+
+
+def reuse_enumerate_twice(x):
+    s = 0.0
+    for i, v in enumerate(x):
+        s += i * v
+    for i, v in enumerate(x[::-1]):
+        s -= i * v
+    return s, i, v
+
+
+def reuse_loop_variable_with_break(x):
+    for i in range(x.shape[0]):
+        x[i] += 1
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            break
+    return i
+
+
+def reuse_loop_variable_dynamic(x, n):
+    i = -1
+    for i in range(n):
+        x[i] += i
+    for i in range(n, 0, -1):
+        x[i - 1] *= i
+    return x.sum(), i
+
+
 # comparisons and boolean operators ------------------------------------------------------------
 
 def chained_comparison(a):
@@ -629,6 +709,11 @@ CONTROL = [
     (for_enumerate, (F64,)), (for_enumerate_start, (I32,)), (for_zip_arrays, (F32, F64)),
     (for_zip_range, (I64,)), (for_enumerate_zip, (F64, I64)), (for_over_array_break, (F32,)),
     (for_over_empty_range_then_array, (F64,)),
+    (reuse_loop_variable, (F64,)), (reuse_in_nested_loops, (M,)), (reuse_in_while_loops, (F64,)),
+    (reuse_float_name_as_loop_index, (F64,)), (reuse_enumerate_twice, (I32,)),
+    (reuse_loop_variable_with_break, (F64,)), (reuse_loop_variable_with_break, (I64,)),
+    (reuse_loop_variable_dynamic, (F64, np.int64(0))),
+    (reuse_loop_variable_dynamic, (F64, np.int64(3))),
     (chained_comparison, (np.float64(1.5),)), (chained_comparison, (np.float64(3.0),)),
     (chained_comparison_three, (np.int64(1), np.int64(5))),
     (chained_comparison_three, (np.int64(10), np.int64(10))), (chained_in_if, (np.int32(2),)),
@@ -669,6 +754,23 @@ def test_loops_with_break_and_else_match_eager(values):
     x = np.array(values, np.int32)
     run_both(for_else_skipped, (x,))
     run_both(while_break, (x,))
+
+
+def test_reused_loop_variables_with_dynamic_trip_counts():
+    def f(x):
+        s = x.sum()
+        for i in range(x.shape[0]):
+            s += x[i]
+        for i in range(x.shape[0]):
+            s += 2 * x[i] * i
+        for i, v in enumerate(x):
+            s -= i * v
+        for i, v in enumerate(x[::-1]):
+            s += i * v
+        return s
+    cf = compiler.compile(f, "f64[?]")
+    for x in (F64, F64[:0], M.ravel()):
+        assert_same(cf(x), f(x))
 
 
 def test_truth_of_a_dynamic_array_is_checked_at_run_time():

@@ -1,9 +1,11 @@
 """Return values with structure and state the compiled code must rebuild as eager Python
 does: nested tuples (``runtime.results`` structure strings, through save/load and pickling),
 variables that are None on some paths (``OptionalValue``), and module globals rebound with
-``global`` statements (hidden arguments and results, ``frontend/globals.py``)."""
+``global`` statements (hidden arguments and results, ``frontend/globals.py``), and global
+arrays read as constant data (one read-only ``grafo.constant`` buffer each)."""
 
 import pickle
+import time
 
 import numpy as np
 import pytest
@@ -264,3 +266,68 @@ def test_global_rebinding_survives_save_load(tmp_path):
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(cf))(x)[0], x * 4)
     assert COUNT == 4
     _reset()
+
+
+# global arrays: constant data ------------------------------------------------------------------
+
+_rng = np.random.default_rng(3)
+WEIGHTS = _rng.random(1000)
+MASK = _rng.random(300) > 0.5
+GRID = np.arange(600, dtype=np.int32).reshape(20, 30) - 300
+
+
+def weigh(x):
+    return x * WEIGHTS - WEIGHTS[::-1]
+
+
+def mask_signs(x):
+    return np.where(MASK, x, -x), MASK.sum()
+
+
+def grid_rows(x):
+    return (GRID * x).sum(axis=1), GRID.T
+
+
+def weighted_sum_loop(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += WEIGHTS[i] * x[i]
+    return s
+
+
+def write_a_copy(x):
+    t = np.array(WEIGHTS)
+    t[:3] = x[:3]
+    u = WEIGHTS.copy()
+    u += 1
+    return t, u, WEIGHTS
+
+
+CONSTANT_DATA = [
+    (weigh, (_rng.random(1000),)), (mask_signs, (_rng.random(300, np.float32),)),
+    (grid_rows, (np.arange(30, dtype=np.int64),)), (weighted_sum_loop, (_rng.random(1000),)),
+    (write_a_copy, (np.array([7.0, 8.0, 9.0]),)),
+]
+
+
+@pytest.mark.parametrize("fn,args", CONSTANT_DATA,
+                         ids=[f"{f.__name__}-{k}" for k, (f, _) in enumerate(CONSTANT_DATA)])
+def test_global_arrays_match_eager(fn, args):
+    run_both(fn, args)
+    assert WEIGHTS[0] != 7.0 and WEIGHTS[4] < 1   # the compiled writes went to copies
+
+
+def test_a_large_global_array_is_one_constant_and_compiles_fast():
+    big = np.random.default_rng(4).random(1_000_000)
+
+    def f(x):
+        return x * big
+
+    t0 = time.perf_counter()
+    cf = compiler.compile(f, "f64[1000000]")
+    seconds = time.perf_counter() - t0
+    x = np.random.default_rng(5).random(1_000_000)
+    np.testing.assert_array_equal(cf(x), x * big)
+    loops = cf.ir_stages["loops"]
+    assert loops.count('"grafo.constant"') == 1 and loops.count('"memref.store"') == 1
+    assert seconds < 20, seconds   # element by element this took an hour

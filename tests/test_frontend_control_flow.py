@@ -244,13 +244,65 @@ def test_variable_assigned_only_in_loop_is_an_error_after_it():
     assert_error_at(err, f, "y\n", "variable 'y' is assigned only inside the loop")
 
 
-def test_loop_variable_is_not_available_after_the_loop():
+def test_loop_variable_holds_the_last_item_after_a_loop_that_runs():
     def f(x):
         for i in range(3):
             x = x + i
+        return x, i
+    check(f, X)
+
+
+def test_loop_variable_of_a_loop_that_may_not_run_is_an_error_after_it():
+    def f(x, n):
+        for i in range(n):
+            x = i + x
         return i
-    err = compile_error(f, X)
-    assert "loop variable" in str(err)
+    err = compile_error(f, X, np.int64(2))
+    assert_error_at(err, f, "i\n", "variable 'i' is the loop variable of the loop at line",
+                    "unbound if the loop runs zero times")
+
+
+def test_loop_variable_keeps_its_value_when_the_loop_runs_zero_times():
+    def f(x, n):
+        i = -1
+        for i in range(n):
+            x = x + i
+        return x, i
+    module = check(f, X, np.int64(0))
+    assert func_of(module).function_type.results[1] == T.py_int
+    check(f, X, np.int64(3))
+
+
+def test_loop_variable_with_an_array_before_a_loop_that_may_not_run():
+    def f(x, n):
+        i = x
+        for i in range(n):
+            x = i + x
+        return i
+    err = compile_error(f, X, np.int64(2))
+    assert_error_at(err, f, "i\n", "variable 'i' is the loop variable",
+                    "is a run-time array of shape (4,) and dtype float64 if the loop runs zero "
+                    "times")
+
+
+def test_loop_variable_is_not_joined_with_its_value_before_the_loop():
+    def f(x):
+        i = x[0]
+        for i in range(x.shape[0]):
+            x[i] = i  # an index: the float before the loop must not widen it
+        return x.sum(), i
+    module = check(f, X)
+    assert func_of(module).function_type.results[1] == T.py_int
+
+
+def test_loop_variable_of_a_dynamic_loop_after_a_float_is_joined_like_a_branch():
+    def f(x, n):
+        i = 0.5
+        for i in range(n):
+            x = x + i
+        return i
+    for n in (np.int64(0), np.int64(3)):
+        assert func_of(check(f, X, n, exact=False)).function_type.results[0] == T.py_float
 
 
 # while loops, break, continue, return -------------------------------------------------------

@@ -193,6 +193,32 @@ def test_dense_float_bits_are_kept():
     assert attr.value.view(np.uint32).tolist() == [0x7FC00000, 0x80000000, 0x7F800000]
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int8, np.int32, np.int64,
+                                   np.uint8, np.uint16])
+def test_large_dense_attributes_print_as_hex_and_parse_back(dtype):
+    rng = np.random.default_rng(0)
+    if np.dtype(dtype).kind == "f":
+        a = rng.normal(0, 100, (7, 31)).astype(dtype)
+        a[0, :3] = [np.nan, -0.0, np.inf]
+    else:
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, (7, 31), dtype=dtype, endpoint=True)
+    a.flags.writeable = False
+    attr = DenseAttr(a, T.TensorType(a.shape, T.from_dtype(a.dtype)))
+    assert str(attr) == f'dense<"0x{a.tobytes().hex().upper()}"> : {attr.type}'
+    text = module(f'%0 = "np.constant"() {{value = {attr}}} : () -> {attr.type} loc(unknown)')
+    parsed = parse(text).body.ops[0].attributes["value"]
+    assert parsed == attr and parsed.value.dtype == a.dtype and not parsed.value.flags.writeable
+    assert print_op(parse(text)) == text
+
+
+def test_dense_hex_of_one_element_is_a_splat_and_small_hex_prints_as_a_list():
+    op = parse(module('%0 = "np.constant"() {a = dense<"0x0000803F"> : tensor<200xf32>, '
+                      'b = dense<"0x0100000002000000"> : tensor<2xi32>} : () -> f32')).body.ops[0]
+    assert op.attributes["a"] == DenseAttr(np.ones(200, np.float32), T.TensorType((200,), T.f32))
+    assert str(op.attributes["b"]) == "dense<[1, 2]> : tensor<2xi32>"
+
+
 def test_grammar_loads():
     assert "operation" in grammar_text()
 
@@ -247,6 +273,12 @@ MALFORMED = [
      "dense elements of type !py.int are not supported"),
     (_wrap('%0 = "np.constant"() {value = dense<1> : tensor<2xf32>} : () -> f32'), 2, 37,
      "expected a float literal"),
+    (_wrap('%0 = "np.constant"() {value = dense<"0x0100"> : tensor<3xi8>} : () -> f32'), 2, 37,
+     "hex dense literal needs 3 bytes (or 1 for a splat) for tensor<3xi8>"),
+    (_wrap('%0 = "np.constant"() {value = dense<"0x010"> : tensor<3xi8>} : () -> f32'), 2, 37,
+     "hex dense literal needs 3 bytes"),
+    (_wrap('%0 = "np.constant"() {value = dense<"0x01"> : tensor<3xi1>} : () -> f32'), 2, 37,
+     "hex dense elements of type i1 are not supported"),
     (_wrap('%0 = "np.constant"() {a = 1 : i64, a = 2 : i64} : () -> f32'), 2, 36,
      "attribute 'a' is given twice"),
     (_wrap('%0 = "arith.constant"() : () -> memref<4xf32, strided<[?, ?], offset: ?>>'), 2, 47,

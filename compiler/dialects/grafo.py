@@ -14,8 +14,13 @@
 - ``grafo.libm(%x...) {callee}``: the C math library's ``callee`` (``exp``, ``log1p``; the
   float32 variant ``expf`` for f32 operands) where the bits must be those NumPy's C loops get
   (``npy_logaddexp`` calls ``npy_exp``), not the inline ``math`` expansions. Pure.
+- ``grafo.constant {value = dense<...>}``: a read-only buffer (contiguous static memref)
+  holding the elements of ``value``, emitted once as constant data of the module (MLIR's
+  ``memref.global`` + ``memref.get_global`` in one op). Pure; never stored into or freed.
 """
 
+from .. import types as T
+from ..ir.attributes import DenseAttr
 from ..ir.opdef import Op, Pure
 
 
@@ -54,3 +59,19 @@ class PrintOp(Op):
                 or len(self.attr("kinds", ())) != n:
             raise VerifyError(self, f"needs {n + 1} pieces, {n} conversions and {n} kinds "
                                     f"for {n} operands")
+
+
+class ConstantOp(Op):
+    name = "grafo.constant"
+    traits = frozenset({Pure})
+    num_operands = 0
+    num_results = 1
+
+    def verify(self) -> None:
+        from ..ir.verifier import VerifyError
+        super().verify()
+        a, t = self.attributes.get("value"), self.result.type
+        if not (isinstance(a, DenseAttr) and isinstance(t, T.MemRefType) and not t.strided
+                and a.type.shape == t.shape and T.lowered(a.type.element) == t.element):
+            raise VerifyError(self, f"needs a dense 'value' of the shape and element type of "
+                                    f"its result {t}")

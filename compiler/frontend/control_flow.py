@@ -19,8 +19,10 @@ import numpy as np
 
 from .. import types as T
 from ..dialects import scf
+from ..errors import CompileError
 from ..ir.core import Block
 from . import arrays as A
+from .holders import name_of, same_but
 from .iteration import iteration
 from .merge import (
     DONTCARE,
@@ -50,7 +52,15 @@ from .scope import (
     display_name,
     is_special,
 )
-from .values import Constant, RangeValue, Undefined, describe, same_constant, type_of
+from .values import (
+    Constant,
+    LocalFunction,
+    RangeValue,
+    Undefined,
+    describe,
+    same_constant,
+    type_of,
+)
 
 
 class ControlFlowMixin:
@@ -80,12 +90,15 @@ class ControlFlowMixin:
             value, scope = self.run_in(block, before.copy(), thunk)
             paths.append((block, scope, value))
         _flag_live(before, [s for _, s, _ in paths])
+        live = [s for _, s, _ in paths if not s.returned]
+        held = self._held_links(live)
         items = []
         for name in sorted(set().union(*(s.names for _, s, _ in paths))):
             old = before.names.get(name, MISSING)
             values = [s.names.get(name, MISSING) for _, s, _ in paths]
-            if all(v is old for v in values):
-                continue
+            if all(v is old for v in values) or name in held and all(
+                    same_but(s.names.get(name), old, held[name]) for s in live):
+                continue  # changed only in the slots ``relink`` makes again
             items.append((name, [_contribution(name, v, s) for v, (_, s, _) in
                                  zip(values, paths, strict=True)]))
         if with_value:
@@ -112,11 +125,21 @@ class ControlFlowMixin:
                 merged.names.pop(name, None)
             else:
                 merged.names[name] = value
-        live = [s for _, s, _ in paths if not s.returned]
         if live:
             self.relink(merged, live, line)
         self.scope = merged
         return result
+
+    def _held_links(self, paths) -> dict:
+        """``{name: paths into its value}`` of the tuple items and function defaults that
+        hold the same array as another slot, or the same view of it, on every one of
+        ``paths``: ``relink`` makes them again from their base after the branch."""
+        found = [{n: (src, m) for n, src, m in self.loop_links(s, set())[0]} for s in paths]
+        out = {}
+        for n, link in (found[0] if found else {}).items():
+            if not isinstance(n, str) and all(f.get(n) == link for f in found[1:]):
+                out.setdefault(n[0], set()).add(n[1])
+        return out
 
     def _plan(self, name, contribs, before, types, yields):
         """How the merged value of ``name`` is formed: ("value", v) or ("struct", s, leaves)
@@ -226,7 +249,7 @@ class ControlFlowMixin:
                 outer[IN + n] = outer[n]
                 outer[LIVE + n] = Constant(True)
         links, risky = self.loop_links(outer, assigned)
-        carried = [n for n in sorted(assigned) if n in outer.names
+        carried = [n for n in sorted(assigned - targets) if n in outer.names
                    and not isinstance(outer[n], Undefined)]
         inits = {n: outer[n] for n in carried}
         if contains(node.body, ast.Break):
@@ -239,8 +262,20 @@ class ControlFlowMixin:
                 if n not in FLAGS and is_special(n) and n not in carried:
                     carried.append(n)
                     inits[n] = outer[n]
-        specs = {n: _initial_spec(inits[n]) for n in carried}
         bounds = self._range_bounds(rng) if rng is not None else None
+        specs = {n: _initial_spec(inits[n]) for n in carried}
+        if targets:
+            runs = _runs_statically(rng)
+            for n, spec in self._target_specs(node.target, bounds[3], item).items():
+                before = _before(outer, n)
+                fits = before is not None and self._joined_or_none(n, spec, before) == spec
+                # The target is bound at the top of every iteration: it is carried for its
+                # value after the loop, never with a type joined from an older value. Rows
+                # (views) are not carried without one.
+                if fits or (runs is not False and (runs or before is not None) and not any(
+                        isinstance(x, T.TensorType) for x in spec[1])):
+                    carried.append(n)
+                    inits[n], specs[n] = before if fits else DONTCARE, spec
         for _ in range(16):
             attempt = self._loop_attempt(node, bounds, item, carried, inits, specs,
                                          (links, risky))
@@ -251,6 +286,9 @@ class ControlFlowMixin:
                 if n not in carried:
                     carried.append(n)
                     inits[n] = resolve(outer, outer[n]) if n in outer.names else DONTCARE
+                elif n in targets and inits[n] is not DONTCARE \
+                        and self._joined_or_none(n, specs[n], inits[n]) != specs[n]:
+                    inits[n] = DONTCARE
         else:
             self.fail("the types of the loop variables do not settle")
         prelude, op = attempt
@@ -261,12 +299,10 @@ class ControlFlowMixin:
         results = iter(op.results)
         after = outer.copy()
         line = self.builder.loc.line
-        for n in sorted(assigned):
+        for n in sorted(assigned - targets):
             if n not in carried:
-                why = (f"is the loop variable of the loop at line {line} and is not available "
-                       f"after it" if n in targets else
-                       f"is assigned only inside the loop at line {line} and used after it")
-                after[n] = Undefined(n, why, f"assign '{n}' before the loop")
+                after[n] = Undefined(n, f"is assigned only inside the loop at line {line} and "
+                                        f"used after it", f"assign '{n}' before the loop")
         for n in carried:
             struct, leaves = specs[n]
             after[n] = unflatten(struct, iter([next(results) if isinstance(x, T.Type) else x
@@ -282,6 +318,9 @@ class ControlFlowMixin:
             after.terminated = True  # only a return leaves `while True:`
             after.returned = RETURNED in carried
         self.scope = after
+        for n in sorted(targets):
+            if n not in carried or inits[n] is DONTCARE:
+                self._target_after(n, _before(outer, n), n in carried, rng, line)
         if node.orelse and not after.terminated:
             if isinstance(broke, Constant):
                 if not broke.value:
@@ -289,6 +328,59 @@ class ControlFlowMixin:
             else:
                 self.branch(logical_not(self, broke), lambda: self.statements(node.orelse),
                             lambda: None)
+
+    def _target_specs(self, target, value_of, item) -> dict:
+        """The carried specs of the names a ``for`` target binds, from a trial binding that
+        is thrown away (so the loop is built once when their types are known)."""
+        block = Block()
+
+        def bind():
+            with self.at(target):
+                i = value_of(placeholder(self, T.py_int))
+                self.assign(target, item(i) if item is not None else i)
+
+        _, scope = self.run_in(block, self.scope.copy(), bind)
+        discard(block)
+        return {n: _initial_spec(scope[n]) for n in sorted(assigned_names([target]))
+                if n in scope.names}
+
+    def _joined_or_none(self, name, spec, value):
+        """``_joined_spec``, or None when ``value`` cannot share a variable with ``spec``."""
+        try:
+            return self._joined_spec(name, spec, value)
+        except CompileError:
+            return None
+
+    def _target_after(self, name, before, carried, rng, line) -> None:
+        """Bind the ``for`` target ``name`` after its loop where its carried value (the last
+        item) is not the answer: the loop may run zero times, leaving its value ``before``
+        the loop (None: unbound), or it is not carried."""
+        runs = _runs_statically(rng)
+        if carried and runs:
+            return
+        if runs is False and before is not None:
+            self.scope[name] = before
+            return
+        if carried and self._joined_or_none(name, _initial_spec(self.scope[name]),
+                                            before) is not None:
+            def zero_trips():
+                self.scope[name] = before
+
+            self.branch(self._runs(rng), lambda: None, zero_trips)
+            return
+        why = f"is the loop variable of the loop at line {line} and is not available after it"
+        hint = f"assign '{name}' before the loop"
+        if carried:
+            why += f" (it is {describe(before)} if the loop runs zero times)"
+            hint = "use another name for the loop variable"
+        elif runs is None and before is None:
+            why += " (it is unbound if the loop runs zero times)"
+        self.scope[name] = Undefined(name, why, hint)
+
+    def _runs(self, rng):
+        """Whether the loop over ``rng`` runs at least once, as a run-time bool."""
+        n = A.range_length(self, rng.start, rng.stop, rng.step, False)
+        return apply_ufunc(self, np.greater, [n, Constant(0)], operator.gt)
 
     def _range_bounds(self, rng: RangeValue):
         """(lower, upper, step, iv -> i): scf.for bounds as !py.int; a step that is not a
@@ -365,11 +457,15 @@ class ControlFlowMixin:
         if not end.returned:
             with self.builder.at_end(body):
                 self.check_links(end, kept, line)
-        linked = {n for n, _, _ in kept}
-        late = [n for n in sorted(end.names) if n not in carried and n not in linked and (
+        linked = {}  # name -> the paths into its value of the slots the body makes again
+        for n, _, _ in kept:
+            linked.setdefault(name_of(n), set()).add(() if isinstance(n, str) else n[1])
+        late = [n for n in sorted(end.names) if n not in carried and (
             (is_special(n) and n not in FLAGS and RETURNED in carried)
             or (not end.returned and not is_special(n) and n in incoming
-                and end.names[n] is not incoming[n]))]  # changed by a mutation or callee
+                and not isinstance(incoming[n], Undefined)  # assigned in the body
+                and not same_but(end.names[n], incoming[n], linked.get(n, ()))))]
+        # changed by a mutation or callee, not only in slots made again from their base
         for n in carried + late:
             v = incoming[n] if end.returned and not is_special(n) else end.names.get(n, MISSING)
             if n in late and n in incoming:
@@ -461,10 +557,28 @@ class ControlFlowMixin:
             elif (isinstance(x, Constant) and isinstance(s, Constant)
                   and same_constant(x.value, s.value)) or x is s:
                 out.append(s)
+            elif isinstance(x, LocalFunction) and isinstance(s, LocalFunction):
+                self.fail(f"{what} is bound to a new nested function '{x.name}' (or one with "
+                          f"other default values) in each iteration of the loop",
+                          "define the function before the loop and pass the values that "
+                          "change as arguments")
             else:
                 self.fail(f"{what} changes from {describe(s)} to {describe(x)} inside the loop",
                           "give the variable the same kind of value in every iteration")
         return (struct, out)
+
+
+def _before(scope: Scope, name: str):
+    """The value of ``name`` in ``scope``; None when it is unbound."""
+    v = scope.names.get(name)
+    return None if v is None or isinstance(v, Undefined) else resolve(scope, v)
+
+
+def _runs_statically(rng: RangeValue):
+    """Whether a loop over ``rng`` runs at least once; None when only known at run time."""
+    if all(isinstance(v, Constant) for v in (rng.start, rng.stop, rng.step)):
+        return len(range(rng.start.value, rng.stop.value, rng.step.value)) > 0
+    return None
 
 
 def _flag_live(before: Scope, paths: list) -> None:

@@ -274,12 +274,18 @@ class ExpressionMixin:
                       "list the parameters one by one")
         P = inspect.Parameter
         positional = [*a.posonlyargs, *a.args]
-        defaults = [None] * (len(positional) - len(a.defaults)) + [self.expr(d) for d in
-                                                                   a.defaults]
+        name = getattr(node, "name", "<lambda>")
+
+        def default(p, d):
+            return self.shared_default(self.expr(d), f"{name}(default of {p.arg})")
+
+        first = len(positional) - len(a.defaults)
+        defaults = [None] * first + [default(p, d) for p, d in zip(positional[first:],
+                                                                   a.defaults, strict=True)]
         params = [P(p.arg, P.POSITIONAL_ONLY if k < len(a.posonlyargs) else
                     P.POSITIONAL_OR_KEYWORD, default=P.empty if d is None else d)
                   for k, (p, d) in enumerate(zip(positional, defaults, strict=True))]
-        params += [P(p.arg, P.KEYWORD_ONLY, default=P.empty if d is None else self.expr(d))
+        params += [P(p.arg, P.KEYWORD_ONLY, default=P.empty if d is None else default(p, d))
                    for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)]
         return LocalFunction(node, self.frame, inspect.Signature(params))
 

@@ -78,6 +78,21 @@ def _replace(v, path: tuple, value):
     return LocalFunction(v.node, v.frame, v.signature.replace(parameters=params))
 
 
+def same_but(a, b, paths) -> bool:
+    """Whether ``a`` and ``b`` hold the same values everywhere but at ``paths`` (paths into
+    them, as in slots): the same tuple or function, but for what those slots hold."""
+    if a is b or () in paths:
+        return True
+    if type(a) is not type(b) or not isinstance(a, (TupleValue, LocalFunction)) or (
+            (a.node, a.frame) != (b.node, b.frame) if isinstance(a, LocalFunction)
+            else a.is_list != b.is_list):
+        return False
+    ca, cb = _children(a), _children(b)
+    return [k for k, _ in ca] == [k for k, _ in cb] and all(
+        same_but(x, y, {p[1:] for p in paths if p[0] == k})
+        for (k, x), (_, y) in zip(ca, cb, strict=True))
+
+
 def sort_key(slot) -> tuple:
     """Names first, then what they hold, each in a fixed order."""
     return (0, slot, "") if isinstance(slot, str) else (1, slot[0], repr(slot[1]))

@@ -343,6 +343,19 @@ class MutationMixin:
                        f"decided at run time, which is not supported",
                        f"make the view after the branch, or copy it ({_copy_text(n)})")
 
+    def shared_default(self, value, holder: str):
+        """A nested function's default value: a compile-time array becomes a run-time value,
+        shared with the local names bound to it (rebound) or else with the hidden name
+        ``holder``, so that writes through any of them reach all, as Python shares the one
+        object; branches and loops make the default again from that name (links)."""
+        if not (isinstance(value, Constant) and isinstance(value.value, np.ndarray)) \
+                or value in self.foreign:
+            return value
+        if any(v is value for _, v in slots(self.scope)):
+            return self.materialize_local(self.scope, value)
+        self.scope[holder] = materialize(self, value)
+        return self.scope[holder]
+
     def materialize_local(self, scope, value):
         """A local array known at compile time (``np.zeros(3)``) as a run-time value that
         can be updated: every name of ``scope`` bound to it is rebound."""

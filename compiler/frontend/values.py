@@ -175,4 +175,6 @@ def describe(v) -> str:
         return f"a {'list' if v.is_list else 'tuple'} of {len(v.items)} items"
     if isinstance(v, OptionalValue):
         return f"None or {describe(v.value)}"
+    if isinstance(v, LocalFunction):
+        return f"the nested function '{v.name}'"
     return type(v).__name__

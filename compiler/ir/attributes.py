@@ -2,7 +2,8 @@
 
 Frozen, hashable dataclasses whose ``str`` is the MLIR text form: ``3 : i64``,
 ``1.500000e+00 : f32`` (printed with full precision), ``"text"``, ``[1, 2]``, ``true``,
-``unit``, ``f32`` (a type), ``dense<[1, 2]> : tensor<2xi64>``, ``array<i32: 1, 0>``.
+``unit``, ``f32`` (a type), ``dense<[1, 2]> : tensor<2xi64>`` (``dense<"0x0100...">`` over
+100 elements), ``array<i32: 1, 0>``.
 """
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ class UnitAttr(Attribute):
         return "unit"
 
 
+# Larger dense constants print as MLIR does by default: their raw little-endian bytes in hex.
+HEX_ELEMENTS = 100
+
+
 @dataclass(frozen=True, eq=False)
 class DenseAttr(Attribute):
     """An array constant ``dense<...> : tensor<...>`` holding a read-only NumPy array."""
@@ -101,9 +106,16 @@ class DenseAttr(Attribute):
         bits = flat.view(f"u{flat.dtype.itemsize}") if flat.dtype.kind == "f" else flat
         if flat.size and (bits == bits[0]).all():  # bitwise, so -0.0 and NaNs are kept
             body = _scalar_text(flat[0], el)
+        elif flat.size > HEX_ELEMENTS and el != T.i1:
+            body = f'"0x{dense_bytes(self.value).hex().upper()}"'
         else:
             body = _nested(self.value, el)
         return f"dense<{body}> : {self.type}"
+
+
+def dense_bytes(a: np.ndarray) -> bytes:
+    """The elements of ``a`` as packed little-endian bytes, row-major."""
+    return np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("<")).tobytes()
 
 
 def _nested(a: np.ndarray, el) -> str:

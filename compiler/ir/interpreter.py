@@ -296,6 +296,10 @@ class Interpreter:
                 return [_float(op.results[0].type)(_MATH[op.attr("callee")](*xs))]
         if name.startswith("memref."):
             return self._memref(op, xs)
+        if name == "grafo.constant":
+            a = op.attributes["value"].value.astype(storage_dtype(op.result.type.element))
+            a.flags.writeable = False
+            return [Buffer(a, owned=False)]
         if name == "grafo.print":
             _print(op, xs)
             return []

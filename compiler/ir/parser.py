@@ -336,7 +336,9 @@ class _Reader:
                                            f"supported")
         dtype = T.to_dtype(t.element)
         body = body[0] if body else Tree("dense_list", [])
-        if body.data == "dense_scalar":
+        if body.data == "dense_hex":
+            arr = self.dense_hex(body.children[0], t, dtype)
+        elif body.data == "dense_scalar":
             flat = self.dense_values([body.children[0]], t.element, dtype)
             try:
                 arr = np.full(t.shape, flat[0], dtype=dtype)
@@ -352,6 +354,18 @@ class _Reader:
             arr = self.dense_values(tokens, t.element, dtype).reshape(t.shape)
         arr.flags.writeable = False
         return DenseAttr(arr, t)
+
+    def dense_hex(self, tok: Token, t: T.TensorType, dtype: np.dtype) -> np.ndarray:
+        """``"0x..."``: the little-endian bytes of all elements, or of one for a splat."""
+        if t.element == T.i1:
+            raise self.error_at(tok, "hex dense elements of type i1 are not supported")
+        data = bytes.fromhex(tok.value[3:-1]) if len(tok.value) % 2 == 0 else None
+        flat = np.frombuffer(data or b"", dtype=dtype.newbyteorder("<")).astype(dtype)
+        size = math.prod(t.shape)
+        if data is None or flat.size not in (1, size):
+            raise self.error_at(tok, f"hex dense literal needs {size * dtype.itemsize} bytes "
+                                     f"(or {dtype.itemsize} for a splat) for {t}")
+        return np.broadcast_to(flat, (size,)).reshape(t.shape).copy()
 
     def dense_shape(self, tree: Tree, keyword: Token) -> tuple[tuple, list[Token]]:
         """The shape of a nested dense literal and its scalar tokens in row-major order."""

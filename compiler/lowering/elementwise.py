@@ -13,7 +13,7 @@ from .. import types as T
 from ..dialects import np as npd
 from ..ir.attributes import DenseAttr, attr_value
 from . import scalar as S
-from .index_expr import Expr, broadcast, broadcast_shape, splat
+from .index_expr import Expr, broadcast, broadcast_shape, of_buffer, splat
 from .lowerer import Lowerer, rule
 
 
@@ -62,8 +62,8 @@ def lower_astype(lw: Lowerer, op):
 
 @rule(npd.ConstantOp)
 def lower_constant(lw: Lowerer, op):
-    """Scalars and splats become ``arith.constant`` s; other arrays are stored into a buffer
-    element by element (fine for the small tables that appear in source code)."""
+    """Scalars and splats become ``arith.constant`` s; other arrays are read from a read-only
+    ``grafo.constant`` buffer (not owned: an update copies it first)."""
     em, t = lw.em, op.result.type
     el = T.lowered(T.element_type(t))
     attr = op.attributes["value"]
@@ -73,10 +73,7 @@ def lower_constant(lw: Lowerer, op):
     bits = flat.view(np.uint8).reshape(flat.size, -1) if flat.size else flat
     if flat.size == 0 or (bits == bits[0]).all():
         return [splat(t.shape, t.element, em.const(flat[0].item() if flat.size else 0, el))]
-    buf = em.alloc(t.shape, el)
-    for pos in np.ndindex(*t.shape):
-        em.store(em.const(attr.value[pos].item(), el), buf, pos)
-    return [lw.own(op.result, buf, t.element)]
+    return [of_buffer(em, em.dense(attr, T.MemRefType(t.shape, el)), t.element)]
 
 
 def _sizes(lw: Lowerer, t: T.TensorType, operands) -> tuple:

@@ -46,7 +46,7 @@ class CompiledModule:
         optimize(ref)
         t2 = time.perf_counter()
         names = {g.name for g in ref.global_variables}
-        self.llvm_ir = str(ref)
+        self._optimized = ref.clone()   # printed on demand: big constants print slowly
         self.errors = error_table(module)
         self._types = {f.sym_name: f.function_type for f in module.functions()}
         self._engine = llvm.create_mcjit_compiler(ref, new_host_target_machine())
@@ -67,6 +67,11 @@ class CompiledModule:
                           for name, sym in self.symbols.items()}
         self.timings = {"llvm-ir": t1 - t0, "llvm-opt": t2 - t1,
                         "machine-code": time.perf_counter() - t2}
+
+    @functools.cached_property
+    def llvm_ir(self) -> str:
+        """The optimized LLVM IR text."""
+        return str(self._optimized)
 
     @functools.cached_property
     def asm(self) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.cuda.launcher import status_error
+from runtime.cuda.memory import to_device
 
 from ... import types as T
 from ...ir.interpreter import Interpreter, storage_dtype
@@ -45,6 +46,7 @@ class HostProgram:
         self.errors = errors
         self.check_ids = check_ids(module)
         self._interp = Interpreter(module)
+        self._constants: dict = {}   # grafo.constant op -> its DeviceArray
 
     def run(self, rt, functions: dict, args: list) -> list:
         self.rt, self.functions = rt, functions
@@ -79,6 +81,11 @@ class HostProgram:
         if name == "memref.dealloc":
             xs[0].free()
             return []
+        if name == "grafo.constant":   # copied to the device once, kept with the program
+            if op not in self._constants:
+                a = op.attributes["value"].value.astype(storage_dtype(op.result.type.element))
+                self._constants[op] = to_device(self.rt, a)
+            return [self._constants[op]]
         if name == "grafo.check":
             if not xs[0]:
                 raise status_error(self.errors, self.check_ids[op], [int(x) for x in xs[1:]])

@@ -4,6 +4,7 @@
 import numpy as np
 
 SCALE = 3.0
+TABLE = np.linspace(0.0, 1.0, 128)
 
 
 def binop(a, b, c):
@@ -111,6 +112,10 @@ lambda_fn = lambda x: x * x  # noqa: E731 - the construct under test
 
 def global_constant(x):
     return x * SCALE
+
+
+def global_table(x):
+    return x * TABLE
 
 
 def sum_axis(a):

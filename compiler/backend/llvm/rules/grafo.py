@@ -1,12 +1,14 @@
-"""Lowering of ``grafo.print`` (a call through the module's print hook, see ``printing.py``)
-and ``grafo.check``: when the condition is false, the call stops with status code k
+"""Lowering of ``grafo.print`` (a call through the module's print hook, see ``printing.py``),
+``grafo.check``: when the condition is false, the call stops with status code k
 (the op's 1-based index in the module's walk order, see ``errors.py``) and the check's
-parameters (sign-extended to i64) in ``status->params``."""
+parameters (sign-extended to i64) in ``status->params``; and ``grafo.constant``."""
 
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 
+from ....ir.attributes import dense_bytes
 from ..descriptor import MemRef
 from ..printing import PRINT_HOOK, print_global
 from ..types import I1, I8, I32, I64, PTR, STATUS_PARAMS, descriptor
@@ -28,6 +30,29 @@ def check(fe, op):
         wide.append(p if p.type == I64 else
                     b.zext(p, I64) if p.type.width == 1 else b.sext(p, I64))
     fe.fail_if(b.not_(ok), fe.mod.check_ids[op], wide)
+
+
+@rule("grafo.constant")
+def constant(fe, op):
+    """A private constant global of the elements' raw bytes, one blob (never per element)."""
+    t = op.result.type
+    raw = bytearray(dense_bytes(op.attributes["value"].value))
+    ty = ir.ArrayType(I8, len(raw))
+    g = ir.GlobalVariable(fe.mod.ll, ty, fe.mod.ll.get_unique_name("grafo.constant"))
+    g.linkage, g.global_constant, g.unnamed_addr, g.align = "private", True, True, 64
+    g.initializer = _Blob(ty, raw)
+    return [MemRef.contiguous(fe.b, t, g, g, [ir.Constant(I64, d) for d in t.shape])]
+
+
+class _Blob(ir.Constant):
+    """An ``[n x i8]`` constant of bytes whose ``c"\\XX..."`` text NumPy writes (llvmlite
+    escapes byte by byte in Python: half a second for 8 MB)."""
+
+    def _get_reference(self):
+        text = np.empty((len(self.constant), 3), np.uint8)
+        text[:, 0] = ord("\\")
+        text[:, 1:] = np.frombuffer(self.constant.hex().encode(), np.uint8).reshape(-1, 2)
+        return f'c"{text.tobytes().decode()}"'
 
 
 @rule("grafo.libm")
