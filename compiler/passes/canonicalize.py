@@ -22,11 +22,12 @@ import numpy as np
 
 from .. import types as T
 from ..dialects import np as npd
+from ..ir.attributes import IntegerAttr, attr_value
 from ..ir.builder import Builder
-from ..ir.core import Operation, Value
+from ..ir.core import BlockArgument, Operation, Value
 from ..ir.opdef import Commutative
 from .dce import sweep_block
-from .fold import constant_attr, fold_op, numpy_value
+from .fold import constant_attr, fold_op, materialize, numpy_value
 from .manager import Pass
 
 MAX_ITERATIONS = 32  # a bound on rounds, as MLIR's greedy driver has, against cycling rules
@@ -128,6 +129,15 @@ def select_same(op: Operation):
     return x if x is y else None
 
 
+def select_constant(op: Operation):
+    """``arith.select(true, x, y) -> x``, ``arith.select(false, x, y) -> y`` (a scalar
+    condition)."""
+    c, x, y = op.operands
+    if c.type != T.i1 or constant_attr(c) is None:
+        return None
+    return x if all_true(c) else y
+
+
 def astype_round_trip(op: Operation):
     """``astype(astype(x, m), t) -> x`` when ``t`` is ``x``'s type and ``m`` holds every value
     of it exactly (NumPy's "safe" casting), e.g. int64 -> Python int -> int64."""
@@ -169,6 +179,58 @@ def transpose_transpose(op: Operation):
         return x
     b = Builder(op.parent, before=op, loc=op.loc)
     return b.create(npd.TransposeOp, [x], {"perm": perm}).result
+
+
+_CASTS = ("arith.index_cast", "arith.extsi")
+
+
+def uncast(v: Value) -> Value:
+    """``v`` with value-preserving integer casts (index casts, sign extension) peeled off."""
+    while (op := v.owner_op()) is not None and op.name in _CASTS:
+        v = op.operands[0]
+    return v
+
+
+def _int_constant(v: Value) -> int | None:
+    attr = constant_attr(v)
+    value = None if attr is None else attr_value(attr)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def loop_range_compare(op: Operation):
+    """``cmpi`` of an ``scf.for`` induction variable ``i`` (through index casts) decided by
+    the loop's range ``lb <= i <= ub - 1`` (positive constant step): ``i < c`` with ``c``
+    above every ``i`` or ``c`` the loop's own upper bound is true, with ``c <= lb`` false;
+    ``>=`` is its negation, and likewise ``<=`` / ``>`` (MLIR's integer range analysis,
+    ``-int-range-optimizations``). It removes the bounds checks of ``a[i]`` in
+    ``for i in range(a.shape[0])``."""
+    pred = op.attr("predicate")
+    if pred not in (2, 3, 4, 5):   # slt, sle, sgt, sge
+        return None
+    iv, bound = uncast(op.operands[0]), op.operands[1]
+    loop = iv.block.parent_op() if isinstance(iv, BlockArgument) and iv.index == 0 else None
+    if loop is None or loop.name != "scf.for" or (_int_constant(loop.operands[2]) or 0) <= 0:
+        return None
+    lo, c = _int_constant(loop.operands[0]), _int_constant(bound)
+    ub = _int_constant(loop.operands[1])
+    hi = None if ub is None else ub - 1
+    strict = pred in (2, 5)   # i < c (slt, or sge as its negation)
+    if strict:
+        holds = (c is not None and hi is not None and hi < c) or \
+            uncast(bound) is uncast(loop.operands[1])
+        fails = c is not None and lo is not None and lo >= c
+    else:                     # i <= c (sle, or sgt as its negation)
+        holds = c is not None and hi is not None and hi <= c
+        fails = c is not None and lo is not None and lo > c
+    if not (holds or fails):
+        return None
+    value = holds if pred in (2, 3) else not holds
+    return materialize(op, IntegerAttr(int(value), T.i1), T.i1)
+
+
+def passing_check(op: Operation) -> bool:
+    """A ``grafo.check`` whose condition is the constant true can never fail."""
+    return all_true(op.operands[0])
 
 
 # the table -------------------------------------------------------------------------------
@@ -219,6 +281,9 @@ for _name, _rule in [
     ("arith.subi", rhs_identity(int_zero)),
     ("arith.muli", rhs_identity(one)),
     ("arith.ori", rhs_identity(int_zero)),
+    ("arith.andi", rhs_identity(all_true)),
+    ("arith.andi", same_operands),
+    ("arith.ori", same_operands),
     ("arith.xori", rhs_identity(int_zero)),
     ("arith.addf", rhs_identity(neg_zero)),
     ("arith.subf", rhs_identity(pos_zero)),
@@ -226,6 +291,8 @@ for _name, _rule in [
     ("arith.divf", rhs_identity(one)),
     ("arith.negf", involution),
     ("arith.select", select_same),
+    ("arith.select", select_constant),
+    ("arith.cmpi", loop_range_compare),
 ]:
     PATTERNS.setdefault(_name, []).append(_rule)
 
@@ -246,6 +313,9 @@ def constants_second(op: Operation) -> bool:
 
 def rewrite_op(op: Operation) -> bool:
     """Canonicalize one op in place; True if the IR changed."""
+    if op.name == "grafo.check" and passing_check(op):
+        op.erase()
+        return True
     changed = constants_second(op)
     if fold_op(op):
         return True

@@ -67,7 +67,7 @@ def _fuse_block(block: Block) -> None:
 def _candidate(op: Operation) -> bool:
     return (isinstance(op, scf.ForOp) and not op.results
             and ("grafo.parallel" in op.attributes or "grafo.independent" in op.attributes)
-            and _effects_allowed(op))
+            and effects_allowed(op))
 
 
 def _same(a, b) -> bool:
@@ -90,7 +90,7 @@ def _between(block: Block, first: Operation, second: Operation):
     return middle
 
 
-def _effects_allowed(loop: Operation) -> bool:
+def effects_allowed(loop: Operation) -> bool:
     for op in loop.walk():
         if op is loop:
             continue
@@ -100,7 +100,7 @@ def _effects_allowed(loop: Operation) -> bool:
     return True
 
 
-def _accesses(loop: Operation):
+def accesses(loop: Operation):
     """{buffer: [(is_store, first index)]} of the loads and stores in ``loop`` to buffers
     defined outside it."""
     out: dict = {}
@@ -111,32 +111,33 @@ def _accesses(loop: Operation):
             buf, idx, store = op.operands[1], op.operands[2:], True
         else:
             continue
-        if _defined_inside(loop, buf):
+        if defined_inside(loop, buf):
             continue   # a private buffer of the body
         out.setdefault(buf, []).append((store, idx[0] if idx else None))
     return out
 
 
-def _defined_inside(loop: Operation, v) -> bool:
+def defined_inside(loop: Operation, v) -> bool:
     where = v.owner_op() if isinstance(v, OpResult) else v.block.parent_op()
     return where is not None and loop.is_ancestor_of(where)
 
 
-def _plain_buffer(buf) -> bool:
-    """A function argument or a fresh allocation: distinct from every other such buffer
-    that is written (the API runs calls whose written arguments alias others eagerly)."""
+def plain_buffer(buf) -> bool:
+    """A function argument, a fresh allocation or a constant's read-only buffer: distinct
+    from every other such buffer that is written (the API runs calls whose written arguments
+    alias others eagerly)."""
     if isinstance(buf, BlockArgument):
         parent = buf.block.parent_op()
         return parent is not None and parent.name == "func.func"
     owner = buf.owner_op()
-    return owner is not None and owner.name == "memref.alloc"
+    return owner is not None and owner.name in ("memref.alloc", "grafo.constant")
 
 
 def _legal(first: Operation, second: Operation) -> bool:
-    a, b = _accesses(first), _accesses(second)
+    a, b = accesses(first), accesses(second)
     iv_a, iv_b = first.induction_var, second.induction_var
     for buf in set(a) | set(b):
-        if not _plain_buffer(buf):
+        if not plain_buffer(buf):
             return False
         uses_a, uses_b = a.get(buf, []), b.get(buf, [])
         written = any(s for s, _ in uses_a) or any(s for s, _ in uses_b)

@@ -25,7 +25,7 @@ PASSES: dict[str, type["Pass"]] = {}
 
 DEFAULT_PIPELINE = "canonicalize,cse,dce"
 # Run after DEFAULT_PIPELINE (or a user's pipeline) on loop-level IR for the CPU.
-LOOP_PIPELINE = "fuse-loops"
+LOOP_PIPELINE = "parallelize-loops,fuse-loops"
 
 
 class Pass:

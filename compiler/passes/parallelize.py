@@ -1,0 +1,128 @@
+"""Parallelization of explicit loops on loop-level IR (the loops of the user's ``for i in
+range(n)``; lowering marks the loops of array operations itself).
+
+A Python ``for`` loop lowers to an ``scf.for`` that carries the loop variable's last value
+(Python keeps it after the loop). When nothing reads that value, the iteration value is
+dead and is dropped (MLIR's ``scf.for`` canonicalization). A loop left without iteration
+values is marked ``grafo.parallel`` (its iterations then run on the threads at run time,
+``backend/llvm/parallel.py``) when its iterations are independent by the rule of
+``fuse_loops.py``:
+
+- its step is a positive constant, it is not nested in a loop already marked parallel, and
+  it is not known to be too small for the threads (constant trip counts, nested loops'
+  included, below ``PARALLEL_MIN_ELEMENTS``; lowering's ``grafo.independent`` loops);
+- its body holds no op with effects other than loads, stores and private buffers (no
+  ``grafo.check`` left after canonicalization removed the bounds checks the loop range
+  decides, no print, no call), so the order of the iterations cannot be observed through
+  an error or output;
+- every buffer the body reads or writes is a function argument or a ``memref.alloc`` (calls
+  whose written arguments alias others run eagerly, so distinct buffers do not overlap),
+  and every load and store of a buffer it writes indexes its first dim with the induction
+  variable itself: iteration ``i`` touches only row ``i`` of what the loop writes.
+
+So ``for i in range(n): a[i] = b[i] + s * c[i]`` and a loop over image rows writing
+``out[y, x]`` run on the threads, while a loop reading ``a[i - 1]`` of an array it writes, or
+accumulating into a scalar, stays serial. Numba parallelizes such loops only when written
+with ``prange``.
+"""
+
+from __future__ import annotations
+
+from ..dialects import scf
+from ..ir.attributes import UnitAttr
+from ..ir.core import Operation
+from ..lowering.context import PARALLEL_MIN_ELEMENTS
+from .canonicalize import uncast
+from .fuse_loops import accesses, defined_inside, effects_allowed, plain_buffer
+from .manager import Pass
+
+
+class ParallelizeLoops(Pass):
+    name = "parallelize-loops"
+
+    def run(self, module: Operation) -> None:
+        changed = True
+        while changed:   # inner loops first: their dead values may be an outer loop's reads
+            changed = False
+            for op in list(module.walk_post()):
+                if isinstance(op, scf.ForOp) and op.parent is not None:
+                    changed |= drop_dead_iteration_values(op) is not op
+        for op in list(module.walk()):
+            if isinstance(op, scf.ForOp) and _independent(op):
+                op.attributes["grafo.parallel"] = UnitAttr()
+
+
+def drop_dead_iteration_values(loop: scf.ForOp) -> scf.ForOp:
+    """``loop`` without the iteration values that neither its body nor its users read (a new
+    op replacing it when there are any)."""
+    body = loop.body
+    dead = [k for k, r in enumerate(loop.results)
+            if not r.uses and not body.args[k + 1].uses]
+    if not dead:
+        return loop
+    keep = [k for k in range(len(loop.results)) if k not in dead]
+    lb, ub, step, *inits = loop.operands
+    new = scf.ForOp.create(lb, ub, step, [inits[k] for k in keep], loc=loop.loc)
+    new.attributes.update(loop.attributes)
+    loop.parent.insert_before(loop, new)
+    args = [body.args[0]] + [body.args[k + 1] for k in keep]
+    for old, arg in zip(args, new.body.args, strict=True):
+        old.replace_all_uses_with(arg)
+    yield_ = body.terminator
+    kept = [yield_.operands[k] for k in keep]
+    for op in list(body.ops):
+        op.detach()
+        if op is not yield_:
+            new.body.append(op)
+    new.body.append(scf.YieldOp.build(kept, {}, [], loc=yield_.loc))
+    yield_.drop_operands()
+    for k, r in zip(keep, new.results, strict=True):
+        loop.results[k].replace_all_uses_with(r)
+    loop.erase()
+    return new
+
+
+def _static_work(loop: scf.ForOp) -> int | None:
+    """Iterations of ``loop`` and of the loops nested in it when all are constant, else
+    None."""
+    bounds = [v.owner_op() for v in loop.operands[:3]]
+    if any(b is None or b.name != "arith.constant" for b in bounds):
+        return None
+    lb, ub, step = (b.attr("value") for b in bounds)
+    inner = 0
+    for op in loop.walk():
+        if op is not loop and isinstance(op, scf.ForOp) and op.parent_op() is loop:
+            w = _static_work(op)
+            if w is None:
+                return None
+            inner += w
+    return max(0, -(-(ub - lb) // step)) * max(inner, 1)
+
+
+def _independent(loop: scf.ForOp) -> bool:
+    if loop.results or "grafo.parallel" in loop.attributes \
+            or "grafo.independent" in loop.attributes:   # lowering's: too small to thread
+        return False
+    step = loop.operands[2].owner_op()
+    if step is None or step.name != "arith.constant" or step.attr("value") <= 0:
+        return False
+    work = _static_work(loop)
+    if work is not None and work < PARALLEL_MIN_ELEMENTS:
+        return False   # would stay serial at run time: no outlined copy to compile
+    outer = loop.parent_op()
+    while outer is not None:
+        if "grafo.parallel" in outer.attributes:
+            return False
+        outer = outer.parent_op()
+    if not effects_allowed(loop) or any(
+            op.name == "memref.dealloc" and not defined_inside(loop, op.operands[0])
+            for op in loop.walk()):
+        return False
+    iv = loop.induction_var
+    for buf, uses in accesses(loop).items():
+        if not plain_buffer(buf):   # a view or carried array may alias a written buffer
+            return False
+        if any(store for store, _ in uses) and any(
+                i is None or uncast(i) is not iv for _, i in uses):
+            return False
+    return True
