@@ -104,13 +104,19 @@ def _unit_stride_version(fe, op, views, emit) -> list:
                 fe.values[v] = d
         b.branch(merge)
     b.position_at_end(merge)
+    return unflatten([r.type for r in op.results], _merged(b, arms))
+
+
+def _merged(b, arms) -> list:
+    """One phi per value of the ``(values, predecessor block)`` arms, at the builder's
+    position (the head of their common successor)."""
     merged = []
     for i, v in enumerate(arms[0][0]):
         p = b.phi(v.type)
         for values, pred in arms:
             p.add_incoming(values[i], pred)
         merged.append(p)
-    return unflatten([r.type for r in op.results], merged)
+    return merged
 
 
 def _emit_loop(fe, op, lb, ub, step, inits) -> list:
@@ -181,13 +187,7 @@ def if_(fe, op):
     b.position_at_end(merge)
     if not types:
         return []
-    merged = []
-    for i, v in enumerate(arms[0][0]):
-        p = b.phi(v.type)
-        for values, pred in arms:
-            p.add_incoming(values[i], pred)
-        merged.append(p)
-    return unflatten(types, merged)
+    return unflatten(types, _merged(b, arms))
 
 
 @rule("scf.while")
