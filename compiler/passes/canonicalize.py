@@ -184,9 +184,15 @@ def transpose_transpose(op: Operation):
 _CASTS = ("arith.index_cast", "arith.extsi")
 
 
+def _bits(t: T.Type) -> int:
+    return 64 if isinstance(t, T.IndexType) else getattr(t, "width", 0)
+
+
 def uncast(v: Value) -> Value:
-    """``v`` with value-preserving integer casts (index casts, sign extension) peeled off."""
-    while (op := v.owner_op()) is not None and op.name in _CASTS:
+    """``v`` with value-preserving integer casts (index casts that do not narrow, sign
+    extension) peeled off."""
+    while (op := v.owner_op()) is not None and op.name in _CASTS \
+            and _bits(v.type) >= _bits(op.operands[0].type):
         v = op.operands[0]
     return v
 
