@@ -167,3 +167,24 @@ def test_row_sums_of_views_equal_those_of_copies(n, dt):
         exact = math.fsum(row.astype(np.float64))
         bound = abs(float(np.sum(row)) - exact) + abs(exact) * np.finfo(dt).eps
         assert abs(float(got) - exact) <= bound
+
+
+def vector_sum(x):
+    return np.sum(x)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_sums_of_up_to_128_elements_add_in_numpys_order(dt):
+    """The 8 partial sums of NumPy's pairwise base case, kept in one vector register: the
+    bits of np.sum for every length up to a block, cancellation included."""
+    rng = np.random.default_rng(7)
+    static = compiler.function(vector_sum)
+    dynamic = compiler.compile(vector_sum, "f32[?]" if dt == np.float32 else "f64[?]")
+    crafted = np.zeros(16, dt)
+    crafted[[0, 1, 8]] = 1e8, 1, -1e8   # NumPy pairs x[0] with x[8] first: exactly 1
+    assert static(crafted) == dynamic(crafted) == np.sum(crafted) == 1
+    for n in range(1, 129):
+        x = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 8, n)).astype(dt)
+        assert dynamic(x).tobytes() == np.sum(x).tobytes(), n
+        if n in (7, 8, 100, 128):
+            assert static(x).tobytes() == np.sum(x).tobytes(), n

@@ -9,13 +9,13 @@ static size of at least ``2 * CHUNK`` elements, one per chunk of ``CHUNK`` eleme
 reduced by a parallel loop and their results combined in order); when
 the innermost axis is reduced, each output element is reduced by an inner loop (outer loop
 parallel); otherwise the output buffer is the accumulator and the input is read in its own
-order. Float sums keep 16 lanes, each adding 16 elements of a block in order (as each of
-the 8 accumulators of NumPy's pairwise base case does) and accumulating its block sums with
-Kahan compensation, the lanes combined pairwise at the end (``_lane_sum``), which is at least
-as accurate as NumPy's pairwise summation; they start from +0.0, so a sum of -0.0s is +0.0
-as NumPy 2.4's is on every layout. max/min propagate NaN (with both zeros present a zero
-max is +0.0 and a zero min -0.0, found by a second pass only when the result is zero; NumPy's
-choice varies with length and stride) and, like
+order. Float sums add blocks of 128 elements in 8 partial sums combined pairwise (NumPy's
+pairwise base case, so up to 128 elements add in NumPy's order; the partial sums stay in
+one vector register, ``grafo.lanes``) and accumulate the block sums with Kahan
+compensation, which is at least as accurate as NumPy's pairwise summation; they start from
++0.0, so a sum of -0.0s is +0.0 as NumPy 2.4's is on every layout. max/min propagate NaN
+(with both zeros present a zero max is +0.0 and a zero min -0.0, found by a second pass only
+when the result is zero; NumPy's choice varies with length and stride) and, like
 NumPy, raise ValueError("zero-size array to reduction operation maximum which has no
 identity") when the reduced extent is empty; argmax/argmin return the first occurrence, NaN winning.
 """
@@ -32,8 +32,8 @@ from .context import Emitter
 from .index_expr import Expr, of_buffer, splat
 from .lowerer import Lowerer, materializer, rule
 
-LANES = 16
-BLOCK = 16 * LANES
+BLOCK = 128
+LANES = 8
 CHUNK = 1 << 16   # elements per partial result of a large full reduction
 # On a reduction's float max/min: the sign of a zero result does not matter to the loop (the
 # backend adds LLVM's ``nsz``, which makes the vector max one instruction); ``_zero_sign``
@@ -70,52 +70,38 @@ def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
     return (lambda a, x: fn(em, t, a, x)), em.const(ident, lt)
 
 
-def _lane_sum(em: Emitter, t: T.Type, red_shape, load_at):
-    """The float sum of ``load_at(index)`` over ``red_shape``, in ``LANES`` partial sums.
-
-    Each lane adds every ``LANES``-th element of a ``BLOCK``-element block (16 in a row, as
-    each of NumPy's 8 pairwise accumulators does) and accumulates its block sums with Kahan
-    compensation; the lanes are combined pairwise at the end. Each innermost row's last
-    ``n % LANES`` elements are added in order and their sum goes into lane 0 (compensated
-    too). Lanes carry in one vector register (``grafo.lanes``)."""
-    *outer, n = red_shape
-    lt = T.lowered(t)
-    zero = em.const(0.0, lt)
+def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp):
+    """Add ``load1(j)`` for j < n to the compensated sum (total, comp), by blocks. The
+    ``LANES`` partial sums of a block carry in one vector register (``grafo.lanes``)."""
+    zero = em.const(0.0, T.lowered(t))
     add = lambda a, b: S.add(em, t, a, b)  # noqa: E731
-    main = em.mul(em.floordiv(n, LANES), LANES)
 
-    def kahan(total, comp, s):
+    def block(b0, total, comp):
+        size = em.min(em.sub(n, b0), BLOCK)
+        full = em.mul(em.floordiv(size, LANES), LANES)
+        lanes = em.loop(full, lambda j, *acc: [add(acc[i], load1(em.add(em.add(b0, j), i)))
+                                               for i in range(LANES)],
+                        [zero] * LANES, step=LANES, lanes=LANES)
+        while len(lanes) > 1:
+            lanes = [add(lanes[i], lanes[i + 1]) for i in range(0, len(lanes), 2)]
+        (s,) = em.loop(size, lambda j, s: [add(s, load1(em.add(b0, j)))], lanes, lb=full)
         y = em.op("arith.subf", s, comp)
         nxt = add(total, y)
         c = em.op("arith.subf", em.op("arith.subf", nxt, total), y)
-        return nxt, em.select(S.isfinite(em, t, nxt), c, comp)  # inf/NaN: no correction
+        return [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]  # inf/NaN: no correction
 
-    def row(oidx, *tc):
-        def block(b0, *tc):
-            size = em.min(em.sub(main, b0), BLOCK)
-            sums = em.loop(size, lambda j, *acc: [
-                add(acc[i], load_at(oidx + (em.add(em.add(b0, j), i),))) for i in range(LANES)],
-                [zero] * LANES, step=LANES, lanes=LANES)
-            pairs = [kahan(tc[i], tc[LANES + i], sums[i]) for i in range(LANES)]
-            return [p[0] for p in pairs] + [p[1] for p in pairs]
-
-        tc = em.loop(main, block, list(tc), step=BLOCK, version=True, lanes=LANES)
-        (tail,) = em.loop(n, lambda j, s: [add(s, load_at(oidx + (j,)))], [zero], lb=main)
-        t0, c0 = kahan(tc[0], tc[LANES], tail)
-        return [t0, *tc[1:LANES], c0, *tc[LANES + 1:]]
-
-    tc = em.nest(outer, row, [zero] * (2 * LANES))
-    lanes = [em.op("arith.subf", tc[i], tc[LANES + i]) for i in range(LANES)]  # comp: excess
-    while len(lanes) > 1:
-        lanes = [add(lanes[i], lanes[i + 1]) for i in range(0, len(lanes), 2)]
-    return lanes[0]
+    return em.loop(n, block, [total, comp], step=BLOCK, version=True)
 
 
 def _reduce_point(em, kind, t, x_el, red_shape, load_at):
     """The reduction of ``load_at(reduced index)`` over ``red_shape`` (one output element)."""
     pre = (lambda v: S.truthy(em, x_el, v)) if kind in ("any", "all") else (lambda v: v)
     if kind == "sum" and T.is_float(t) and red_shape:
-        return _lane_sum(em, t, red_shape, load_at)
+        *outer, n = red_shape
+        zero = em.const(0.0, T.lowered(t))
+        total, comp = em.nest(outer, lambda oidx, tot, c: _kahan_blocks(
+            em, t, n, lambda j: load_at(oidx + (j,)), tot, c), [zero, zero])
+        return em.op("arith.subf", total, comp)  # comp is the excess the last add kept
     combine, ident = monoid(em, kind, t, nsz=True)
     (acc,) = em.nest(red_shape, lambda idx, acc: [combine(acc, pre(load_at(idx)))], [ident],
                      version=True)

@@ -147,7 +147,15 @@ def _emit_loop(fe, op, lb, ub, step, inits) -> list:
         p.add_incoming(v, latch)
     b.branch(head)
     b.position_at_end(done)
+    if lanes:   # a barrier: LLVM would otherwise split the phi to fit the lanes' later use
+        values = _lanes(b, [_freeze(b, v) for v in carried])
     return unflatten(types, values)
+
+
+def _freeze(b, v):
+    instr = ir.Instruction(b.block, v.type, "freeze", [v])
+    b._insert(instr)
+    return instr
 
 
 def _packed(b, values: list, lanes: int) -> list:
