@@ -167,6 +167,45 @@ def local_reshape_view_write(a):
 
 
 F = np.arange(6, dtype=np.float64)
+def alias_on_every_path(a, b, k):
+    if k == 0:
+        a = b
+    elif k == 1:
+        a = b
+    else:
+        a = b
+    _helper(a)                  # the callee writes b whichever path ran
+    a[1] = 7.0
+    return b
+
+
+def swap_then_write(a, b):
+    a, b = b, a
+    a[0] = 5.0
+    b[1] = 6.0
+
+
+def alias_rebound_before_write_in_loop(a, b):
+    for i in range(3):
+        a = b
+        a[i] = 5.0
+
+
+def rebound_to_copy_in_loop(a, b):
+    for i in range(3):
+        a[i] = 1.0
+        a = b.copy()
+    return a
+
+
+def local_double_buffer(u, n):
+    a, b = u.copy(), np.zeros_like(u)
+    for _ in range(n):
+        b[1:-1] = 0.5 * (a[:-2] + a[2:])
+        a, b = b, a
+    return a, b
+
+
 M = np.arange(12, dtype=np.float32).reshape(3, 4)
 I64 = np.arange(5, dtype=np.int64)
 
@@ -182,6 +221,9 @@ CASES = [
     (transpose_assign_overlapping, np.arange(9.0).reshape(3, 3)),
     (transpose_view_write, np.arange(9.0).reshape(3, 3)), (swapaxes_row_write, M),
     (copies_are_independent, M), (local_reshape_view_write, F), (view_written_twice, M),
+    (alias_on_every_path, F, F * 10, np.int64(1)), (alias_on_every_path, F, F * 10, np.int64(5)),
+    (swap_then_write, F, F * 10), (alias_rebound_before_write_in_loop, F, F * 10),
+    (rebound_to_copy_in_loop, F, F * 10), (local_double_buffer, F, np.int64(3)),
 ]
 
 

@@ -364,3 +364,117 @@ def test_writes_through_run_time_links_are_compile_errors(fn, line, message):
     assert message in e.value.reason
     assert e.value.loc.line == lineno
     assert e.value.hint
+
+
+# an alias or view of another array that a branch or an iteration of a loop may make ----------
+
+def _write(y):
+    y[0] = 42.0
+
+
+def alias_in_branch(a, b, c):
+    if c > 0:
+        a = b
+    a[0] = 99.0                 # writes b when c > 0
+
+
+def alias_in_elif(a, b, c):
+    if c == 0:
+        a = b
+    elif c == 1:
+        a = c * b
+    a[0] = 7.0
+
+
+def swap_in_branch(a, b, c):
+    if c > 0:
+        a, b = b, a
+    a[0] = 5.0
+
+
+def alias_in_branch_to_callee(a, b, c):
+    if c > 0:
+        a = b
+    _write(a)
+
+
+def alias_after_write_in_loop(a, b):
+    for i in range(3):
+        a[i] = 99.0             # writes b from the second iteration on
+        if i == 0:
+            a = b
+
+
+def view_after_write_in_loop(a, b):
+    for i in range(a.shape[0] - 1):
+        a[i] = b[i] + 1.0
+        if i == 2:
+            a = b[1:]
+    return b
+
+
+def view_after_write_in_while(a, b):
+    i = 0
+    while i < 3:
+        a[0] += 1.0
+        a = b[i:]
+        i += 1
+
+
+def alias_to_callee_in_loop(a, b):
+    for _ in range(3):
+        _write(a)
+        a = b
+
+
+def swap_in_loop(a, b, n):
+    for i in range(n):
+        a[i] = 1.0              # a is b's buffer in odd iterations
+        a, b = b, a
+
+
+def shrink_in_loop(a):
+    for i in range(3):
+        a[0] = 1.0 + i          # a view of the argument after the first iteration
+        a = a[1:]
+
+
+def alias_in_loop_then_write(a, b, n):
+    for _ in range(n):
+        a = b
+    a[0] = 7.0                  # b's buffer when the loop ran
+
+
+ITERATION = "at the end of an iteration of the loop"
+RUN_TIME_ALIASES = [
+    (alias_in_branch, "a[0] = 99.0", "'a' is the same array as 'b' on some paths of the branch"),
+    (alias_in_elif, "a[0] = 7.0", "'a' is the same array as 'b' on some paths of the branch"),
+    (swap_in_branch, "a[0] = 5.0",
+     "'a' is the same array as the array passed as 'b' on some paths of the branch"),
+    (alias_in_branch_to_callee, "y[0] = 42.0", "'a' is the same array as 'b' on some paths"),
+    (alias_after_write_in_loop, "a[i] = 99.0", f"'a' may be the same array as 'b' or a view "
+                                               f"of it {ITERATION}"),
+    (view_after_write_in_loop, "a[i] = b[i] + 1.0", f"'a' may be the same array as 'b' or a "
+                                                    f"view of it {ITERATION}"),
+    (view_after_write_in_while, "a[0] += 1.0", f"'a' is a view of 'b' made {ITERATION}"),
+    (alias_to_callee_in_loop, "y[0] = 42.0", f"'a' is the same array as 'b' {ITERATION}"),
+    (swap_in_loop, "a[i] = 1.0", f"'a' is the same array as the array passed as 'b' {ITERATION}"),
+    (shrink_in_loop, "a[0] = 1.0 + i",
+     f"'a' is a view of the array passed as 'a' made {ITERATION}"),
+    (alias_in_loop_then_write, "a[0] = 7.0", f"'a' is the same array as 'b' {ITERATION}"),
+]
+
+
+@pytest.mark.parametrize("fn, line, message", RUN_TIME_ALIASES,
+                         ids=[c[0].__name__ for c in RUN_TIME_ALIASES])
+def test_writes_through_run_time_aliases_are_compile_errors(fn, line, message):
+    """Eager Python writes into another argument on some runs only: rejected at the write,
+    never a silently lost write."""
+    lines, first = inspect.getsourcelines(_write if line.startswith("y") else fn)
+    lineno = first + next(k for k, text in enumerate(lines) if text.strip().startswith(line))
+    args = [np.zeros(8), np.arange(8.0) * 10, np.int64(1)][:len(inspect.signature(fn).parameters)]
+    with pytest.raises(compiler.CompileError) as e:
+        compiler.function(fn)(*args)
+    assert message in e.value.reason
+    assert e.value.loc.line == lineno
+    assert e.value.hint

@@ -249,6 +249,7 @@ class ControlFlowMixin:
                 outer[IN + n] = outer[n]
                 outer[LIVE + n] = Constant(True)
         links, risky = self.loop_links(outer, assigned)
+        made = []  # links the body makes for the next iteration (``iteration_links``)
         carried = [n for n in sorted(assigned - targets) if n in outer.names
                    and not isinstance(outer[n], Undefined)]
         inits = {n: outer[n] for n in carried}
@@ -278,7 +279,7 @@ class ControlFlowMixin:
                     inits[n], specs[n] = before if fits else DONTCARE, spec
         for _ in range(16):
             attempt = self._loop_attempt(node, bounds, item, carried, inits, specs,
-                                         (links, risky))
+                                         (links, risky, made))
             if not isinstance(attempt, dict):
                 break
             specs = attempt
@@ -308,7 +309,8 @@ class ControlFlowMixin:
             after[n] = unflatten(struct, iter([next(results) if isinstance(x, T.Type) else x
                                                for x in leaves]))
         self.remake_links(after, links)
-        self.guard_links(after, risky, line)
+        self.guard_iteration_links(after, made, line)
+        self.guard_links(after, risky, line)  # its message wins for links made before
         broke = after.names.get(BROKE, Constant(False)) if BROKE in carried else Constant(False)
         for n in (BROKE, CONTINUED):
             after.names.pop(n, None)
@@ -432,10 +434,11 @@ class ControlFlowMixin:
             body, args = op.after, op.after.args
             self._while_condition(node, op, carried, specs)
         scope = self._bind_carried(Scope(self.scope.names), carried, specs, args)
-        kept, risky = links
+        kept, risky, made = links
         line = self.loc(node).line
         with self.builder.at_end(body):
             self.remake_links(scope, kept)
+        self.guard_iteration_links(scope, made, line)
         self.guard_links(scope, risky, line)
         incoming = dict(scope.names)
         scope[CONTINUED] = Constant(False)
@@ -457,6 +460,11 @@ class ControlFlowMixin:
         if not end.returned:
             with self.builder.at_end(body):
                 self.check_links(end, kept, line)
+            seen = {(n, m) for n, _, m in made}  # each attempt makes its views again
+            new = [k for k in self.iteration_links(end, incoming, kept, assigned_names(
+                node.body)) if (k[0], k[2]) not in seen]
+            made.extend(new)
+            changed = bool(new)  # built again with the new links guarded
         linked = {}  # name -> the paths into its value of the slots the body makes again
         for n, _, _ in kept:
             linked.setdefault(name_of(n), set()).add(() if isinstance(n, str) else n[1])
@@ -586,10 +594,12 @@ def _flag_live(before: Scope, paths: list) -> None:
     ``Alias`` on some) get the run-time flag ``%live:p`` (mutation.py)."""
     for name in [n for n in before.names if n.startswith(IN)]:
         ins = [s.names.get(name) for s in paths]
-        if all(v is before.names[name] for v in ins) or not any(
-                isinstance(v, Alias) for v in ins):
-            continue
         p = name[len(IN):]
+        # a nested branch may have flagged some paths already
+        if all(v is before.names[name] for v in ins) or not any(
+                isinstance(v, Alias) or LIVE + p in s.names
+                for v, s in zip(ins, paths, strict=True)):
+            continue
         for s, v in zip(paths, ins, strict=True):
             s.names[LIVE + p] = Constant(True) if isinstance(v, Alias) \
                 else s.names.get(LIVE + p, Constant(False))

@@ -32,7 +32,7 @@ from ..ir.core import OpResult, Value
 from .holders import get, name_of, put, slots, sort_key, text
 from .indexing import assign_advanced, basic_index, index_items, subscript
 from .ops import cast, dim, materialize, raise_at_runtime
-from .scope import is_special
+from .scope import Scope, is_special
 from .values import Constant, Undefined, describe
 
 IN, EXIT, LIVE = "%in:", "%exit:", "%live:"
@@ -262,20 +262,21 @@ class MutationMixin:
             return v
         return x
 
-    def loop_links(self, scope, rebound: set):
+    def loop_links(self, scope, rebound: set, tracked: bool = False):
         """The arrays held in ``scope`` before a loop (by names and tuple items, ``holders``)
         that are another slot's array or a view of it, as ``(slot, op, base slot)`` (op None:
         the same array): ``links`` that the loop keeps (neither name is in ``rebound``),
         re-made from the base in the body and after the loop, and ``risky`` ones whose link
-        the loop may break at run time."""
-        held = sorted(((n, v) for n, v in slots(scope) if _linkable(scope, n, v)),
+        the loop may break at run time. With ``tracked``, a caller's buffer ``%in:p`` is a
+        slot too, linked to names other than ``p`` (``%live:p`` follows ``p``)."""
+        held = sorted(((n, v) for n, v in slots(scope) if _linkable(scope, n, v, tracked)),
                       key=lambda e: sort_key(e[0]))
         by_value = {}
         for n, v in held:
             by_value.setdefault(v, []).append(n)
 
-        def representative(v):
-            group = by_value[v]
+        def representative(v):  # with ``tracked``, a name before a caller's buffer
+            group = sorted(by_value[v], key=lambda n: tracked and name_of(n).startswith(IN))
             return next((n for n in group if name_of(n) not in rebound), group[0])
 
         links, risky = [], []
@@ -290,6 +291,8 @@ class MutationMixin:
                 m = representative(v) if v in by_value else n
             else:
                 src = chain or None
+                if tracked and src is None and _tracks(name_of(n), name_of(m)):
+                    continue  # the link %live:p keeps
                 (risky if {name_of(n), name_of(m)} & rebound else links).append((n, src, m))
         return _ordered(links), risky
 
@@ -320,27 +323,65 @@ class MutationMixin:
                        f"make '{text(n)}' name the array inside the loop, or copy it first "
                        f"({_copy_text(n)})")
 
+    def iteration_links(self, end, incoming: dict, kept, rebound: set) -> list:
+        """At the end of a loop body: the links between names the next iteration starts with
+        (block arguments, invariants) that the body made by rebinding one of them (a name in
+        ``rebound``); the next iteration sees them as separate arrays. ``(slot, op, base
+        slot)``, op ``MAY`` for a value guarded in the body (linked on some paths only)."""
+        changed = {n for n, v in incoming.items() if end.names.get(n) is not v} & rebound
+        starts = {n for n, v in incoming.items() if not isinstance(v, Undefined)}
+        # where ``%live:p`` may hold, ``p``'s value at the start is the caller's buffer too
+        first = Scope({**end.names, **{
+            IN + n[len(LIVE):]: incoming[n[len(LIVE):]] for n, v in incoming.items()
+            if n.startswith(LIVE) and not (isinstance(v, Constant) and not v.value)}})
+        out = [k for scope in (end, first) for k in self.loop_links(scope, changed, True)[1]
+               if {name_of(k[0]), name_of(k[2])} <= starts]
+        held = [(n, v) for n, v in slots(end) if name_of(n) in starts and _linkable(end, n, v)]
+        for x, v in held:
+            partner = self.guards[v][0] if v in self.guards else None
+            for y, w in held:
+                if w is partner and x != y and {name_of(x), name_of(y)} & changed:
+                    out.append((x, MAY, y) if name_of(x) in changed else (y, MAY, x))
+        known = {frozenset((n, m)) for n, _, m in kept}
+        return list({(k[0], k[2]): k for k in out if frozenset((k[0], k[2])) not in known
+                     }.values())
+
+    def guard_iteration_links(self, scope, found, line: int) -> None:
+        """Writes that depend on a link ``iteration_links`` found are CompileErrors."""
+        for n, src, m in found:
+            link = f"may be the same array as {_slot_text(m)} or a view of it" if src is MAY \
+                else f"is {_link_text(src, m)}"
+            self.guard(get(scope, n), get(scope, m),
+                       f"{_slot_text(n)} {link} at the end of an iteration of the loop at line "
+                       f"{line}: whether a write into one in the next iteration or after the "
+                       f"loop changes the other is decided at run time, which is not supported",
+                       f"copy the array when binding '{text(n)}' in the loop "
+                       f"({_copy_text(n)})")
+
     def relink(self, merged, paths: list, line: int) -> None:
         """After a branch: a name that is the same view or alias of another name on every
         path in ``paths`` (the scopes the merge takes values from) is that again in
         ``merged``; one that is a view or alias on some paths only is guarded."""
-        found = [{n: (src, m) for n, src, m in self.loop_links(s, set())[0]} for s in paths]
+        paths, view = [resolved(s) for s in paths], resolved(merged)
+        changed = {n for n, v in view.names.items() if any(s.get(n) is not v for s in paths)}
+        found = [{n: (src, m) for n, src, m in sum(self.loop_links(s, changed, True), [])}
+                 for s in paths]
         some = _ordered([(n, *next(f[n] for f in found if n in f))
                          for n in sorted(set().union(*found), key=sort_key)])
         for n, src, m in some:
             link = found[0].get(n)
-            v, base = get(merged, n), get(merged, m)
+            v, base = get(view, n), get(view, m)
             if not isinstance(v, Value) or not isinstance(base, Value):
                 continue
-            if all(get(s, n) is v for s in paths):
-                continue  # not merged: the link is intact
+            if all(get(s, n) is v and get(s, m) is base for s in paths):
+                continue  # neither is merged: the link is intact
             if link is not None and all(f.get(n) == link for f in found):
                 put(merged, n, base if src is None else self.reapply(src, base))
                 continue
             self.guard(v, base,
-                       f"'{text(n)}' is {_link_text(src, m)} on some paths of the branch at "
-                       f"line {line} only: whether writing through it changes '{text(m)}' is "
-                       f"decided at run time, which is not supported",
+                       f"{_slot_text(n)} is {_link_text(src, m)} on some paths of the branch at "
+                       f"line {line} only: {_which_text(src, n, m)} is decided at run time, "
+                       f"which is not supported",
                        f"make the view after the branch, or copy it ({_copy_text(n)})")
 
     def shared_default(self, value, holder: str):
@@ -421,17 +462,28 @@ class MutationMixin:
                       f"cast the value with .astype", TypeError)
 
 
+MAY = "may"  # a link on some paths only (``iteration_links``)
 _VIEWS = (npd.SubscriptOp, npd.TransposeOp, npd.ReshapeOp, npd.BroadcastToOp)
 
 
-def _linkable(scope, slot, v) -> bool:
-    """Whether ``slot`` holds a plain local array ``v`` (not a flag, exit value or a tracked
-    buffer that ``%live:`` follows)."""
+def _linkable(scope, slot, v, tracked: bool = False) -> bool:
+    """Whether ``slot`` holds a plain local array ``v`` (not a flag, exit value or, unless
+    ``tracked``, a tracked buffer that ``%live:`` follows)."""
     name = name_of(slot)
     if is_special(name) or name.startswith(LIVE) or not (
             isinstance(v, Value) and isinstance(v.type, T.TensorType)):
         return False
-    return not (name.startswith(IN) and LIVE + name[len(IN):] in scope)
+    return tracked or not (name.startswith(IN) and LIVE + name[len(IN):] in scope)
+
+
+def resolved(scope):
+    """``scope`` with each ``%in:p`` that is an ``Alias`` bound to ``p``'s value."""
+    return Scope({n: resolve(scope, v) for n, v in scope.names.items()})
+
+
+def _tracks(a: str, b: str) -> bool:
+    """Whether the names are ``p`` and ``%in:p``."""
+    return IN + a == b or IN + b == a
 
 
 def _ordered(links: list) -> list:
@@ -451,9 +503,21 @@ def _ordered(links: list) -> list:
     return out
 
 
+def _slot_text(slot) -> str:
+    if isinstance(slot, str) and slot.startswith(IN):
+        return f"the array passed as '{slot[len(IN):]}'"
+    return f"'{text(slot)}'"
+
+
 def _link_text(src, base) -> str:
-    return f"the same array as '{text(base)}'" if src is None else \
-        f"a view of '{text(base)}' made"
+    return f"the same array as {_slot_text(base)}" if src is None else \
+        f"a view of {_slot_text(base)} made"
+
+
+def _which_text(src, n, m) -> str:
+    if src is None:  # either name may be the one written
+        return f"whether a write into {_slot_text(n)} or {_slot_text(m)} changes the other"
+    return f"whether writing through {_slot_text(n)} changes {_slot_text(m)}"
 
 
 def _copy_text(slot) -> str:
