@@ -1,5 +1,6 @@
-"""Parallelization of explicit loops on loop-level IR (the loops of the user's ``for i in
-range(n)``; lowering marks the loops of array operations itself).
+"""Parallelization of explicit loops on loop-level IR: the loops of the user's ``for i in
+range(n)``, whose induction variable is a Python int (``i64``). The ``index`` loops of array
+operations are lowering's, which marks the ones worth threading itself.
 
 A Python ``for`` loop lowers to an ``scf.for`` that carries the loop variable's last value
 (Python keeps it after the loop). When nothing reads that value, the iteration value is
@@ -10,7 +11,7 @@ values is marked ``grafo.parallel`` (its iterations then run on the threads at r
 
 - its step is a positive constant, it is not nested in a loop already marked parallel, and
   it is not known to be too small for the threads (constant trip counts, nested loops'
-  included, below ``PARALLEL_MIN_ELEMENTS``; lowering's ``grafo.independent`` loops);
+  included, below ``PARALLEL_MIN_ELEMENTS``);
 - its body holds no op with effects other than loads, stores and private buffers (no
   ``grafo.check`` left after canonicalization removed the bounds checks the loop range
   decides, no print, no call), so the order of the iterations cannot be observed through
@@ -28,6 +29,7 @@ with ``prange``.
 
 from __future__ import annotations
 
+from .. import types as T
 from ..dialects import scf
 from ..ir.attributes import UnitAttr
 from ..ir.core import Operation
@@ -101,7 +103,7 @@ def _static_work(loop: scf.ForOp) -> int | None:
 
 def _independent(loop: scf.ForOp) -> bool:
     if loop.results or "grafo.parallel" in loop.attributes \
-            or "grafo.independent" in loop.attributes:   # lowering's: too small to thread
+            or isinstance(loop.induction_var.type, T.IndexType):   # lowering's own loop
         return False
     step = loop.operands[2].owner_op()
     if step is None or step.name != "arith.constant" or step.attr("value") <= 0:

@@ -33,20 +33,22 @@
 
 /// A read of the previous element of the array the loop writes: serial.
 // CHECK-LABEL: "builtin.module"
-// CHECK: }) : (index, index, index) -> ()
+// CHECK: }) : (i64, i64, i64) -> ()
 // CHECK: sym_name = "recurrence"
 "builtin.module"() ({
   "func.func"() ({
   ^bb0(%a: memref<65536xf64>):
-    %c1 = "arith.constant"() {value = 1 : index} : () -> index
-    %cn = "arith.constant"() {value = 65536 : index} : () -> index
+    %c1 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %cn = "arith.constant"() {value = 65536 : i64} : () -> i64
+    %one = "arith.constant"() {value = 1 : index} : () -> index
     "scf.for"(%c1, %cn, %c1) ({
-    ^bb0(%i: index):
-      %p = "arith.subi"(%i, %c1) : (index, index) -> index
+    ^bb0(%i: i64):
+      %j = "arith.index_cast"(%i) : (i64) -> index
+      %p = "arith.subi"(%j, %one) : (index, index) -> index
       %x = "memref.load"(%a, %p) : (memref<65536xf64>, index) -> f64
-      "memref.store"(%x, %a, %i) : (f64, memref<65536xf64>, index) -> ()
+      "memref.store"(%x, %a, %j) : (f64, memref<65536xf64>, index) -> ()
       "scf.yield"() : () -> ()
-    }) : (index, index, index) -> ()
+    }) : (i64, i64, i64) -> ()
     "func.return"() : () -> ()
   }) {function_type = (memref<65536xf64>) -> (), sym_name = "recurrence"} : () -> ()
 }) : () -> ()
@@ -56,24 +58,25 @@
 /// A run-time check left in the body fixes the order of the iterations: serial.
 // CHECK-LABEL: "builtin.module"
 // CHECK: "grafo.check"
-// CHECK: }) : (index, index, index) -> ()
+// CHECK: }) : (i64, i64, i64) -> ()
 // CHECK: sym_name = "checked"
 "builtin.module"() ({
   "func.func"() ({
-  ^bb0(%a: memref<65536xf64>, %n: index):
-    %c0 = "arith.constant"() {value = 0 : index} : () -> index
-    %c1 = "arith.constant"() {value = 1 : index} : () -> index
+  ^bb0(%a: memref<65536xf64>, %n: i64):
+    %c0 = "arith.constant"() {value = 0 : i64} : () -> i64
+    %c1 = "arith.constant"() {value = 1 : i64} : () -> i64
     %cn = "arith.constant"() {value = 65536 : index} : () -> index
     "scf.for"(%c0, %n, %c1) ({
-    ^bb0(%i: index):
-      %ok = "arith.cmpi"(%i, %cn) {predicate = 2 : i64} : (index, index) -> i1
+    ^bb0(%i: i64):
+      %j = "arith.index_cast"(%i) : (i64) -> index
+      %ok = "arith.cmpi"(%j, %cn) {predicate = 2 : i64} : (index, index) -> i1
       "grafo.check"(%ok) {kind = "IndexError", message = "out of bounds"} : (i1) -> ()
-      %x = "memref.load"(%a, %i) : (memref<65536xf64>, index) -> f64
-      "memref.store"(%x, %a, %i) : (f64, memref<65536xf64>, index) -> ()
+      %x = "memref.load"(%a, %j) : (memref<65536xf64>, index) -> f64
+      "memref.store"(%x, %a, %j) : (f64, memref<65536xf64>, index) -> ()
       "scf.yield"() : () -> ()
-    }) : (index, index, index) -> ()
+    }) : (i64, i64, i64) -> ()
     "func.return"() : () -> ()
-  }) {function_type = (memref<65536xf64>, index) -> (), sym_name = "checked"} : () -> ()
+  }) {function_type = (memref<65536xf64>, i64) -> (), sym_name = "checked"} : () -> ()
 }) : () -> ()
 
 // -----
@@ -81,21 +84,22 @@
 /// A loop-carried sum whose result is read: serial, the value kept.
 // CHECK-LABEL: "builtin.module"
 // CHECK: %[[S:.*]] = "scf.for"
-// CHECK: }) : (index, index, index, f64) -> f64
+// CHECK: }) : (i64, i64, i64, f64) -> f64
 // CHECK: "func.return"(%[[S]])
 "builtin.module"() ({
   "func.func"() ({
   ^bb0(%a: memref<65536xf64>):
-    %c0 = "arith.constant"() {value = 0 : index} : () -> index
-    %c1 = "arith.constant"() {value = 1 : index} : () -> index
-    %cn = "arith.constant"() {value = 65536 : index} : () -> index
+    %c0 = "arith.constant"() {value = 0 : i64} : () -> i64
+    %c1 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %cn = "arith.constant"() {value = 65536 : i64} : () -> i64
     %z = "arith.constant"() {value = 0.0 : f64} : () -> f64
     %s = "scf.for"(%c0, %cn, %c1, %z) ({
-    ^bb0(%i: index, %acc: f64):
-      %x = "memref.load"(%a, %i) : (memref<65536xf64>, index) -> f64
+    ^bb0(%i: i64, %acc: f64):
+      %j = "arith.index_cast"(%i) : (i64) -> index
+      %x = "memref.load"(%a, %j) : (memref<65536xf64>, index) -> f64
       %t = "arith.addf"(%acc, %x) : (f64, f64) -> f64
       "scf.yield"(%t) : (f64) -> ()
-    }) : (index, index, index, f64) -> f64
+    }) : (i64, i64, i64, f64) -> f64
     "func.return"(%s) : (f64) -> ()
   }) {function_type = (memref<65536xf64>) -> f64, sym_name = "sum"} : () -> ()
 }) : () -> ()
@@ -122,4 +126,27 @@
     }) : (i64, i64, i64) -> ()
     "func.return"() : () -> ()
   }) {function_type = (memref<64xf64>, memref<64xf64>) -> (), sym_name = "small"} : () -> ()
+}) : () -> ()
+
+// -----
+
+/// An index-typed loop is lowering's own (an array operation's), which decides itself
+/// whether to thread it: not marked.
+// CHECK-LABEL: "builtin.module"
+// CHECK: }) : (index, index, index) -> ()
+// CHECK: sym_name = "lowered"
+"builtin.module"() ({
+  "func.func"() ({
+  ^bb0(%a: memref<65536xf64>, %b: memref<65536xf64>):
+    %c0 = "arith.constant"() {value = 0 : index} : () -> index
+    %c1 = "arith.constant"() {value = 1 : index} : () -> index
+    %cn = "arith.constant"() {value = 65536 : index} : () -> index
+    "scf.for"(%c0, %cn, %c1) ({
+    ^bb0(%i: index):
+      %x = "memref.load"(%b, %i) : (memref<65536xf64>, index) -> f64
+      "memref.store"(%x, %a, %i) : (f64, memref<65536xf64>, index) -> ()
+      "scf.yield"() : () -> ()
+    }) : (index, index, index) -> ()
+    "func.return"() : () -> ()
+  }) {function_type = (memref<65536xf64>, memref<65536xf64>) -> (), sym_name = "lowered"} : () -> ()
 }) : () -> ()
