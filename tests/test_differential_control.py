@@ -780,3 +780,26 @@ def test_truth_of_a_dynamic_array_is_checked_at_run_time():
         cf(F64)
     with pytest.raises(ValueError, match="empty array is ambiguous"):
         cf(F64[:0])
+
+
+def count_by_four(k, stop):
+    c = 0
+    for _ in range(k, stop, 4):
+        c += 1
+    return c
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(-50, 50), st.integers(-50, 50))
+def test_ranges_with_a_constant_step_and_run_time_bounds_match_eager(k, stop):
+    run_both(count_by_four, (np.int64(k), np.int64(stop)))
+
+
+def test_a_range_whose_counter_would_pass_int64_max_raises():
+    """The loop counter is a 64-bit int: a range whose last step would pass 2**63 - 1 is an
+    OverflowError at run time, not a wrong count or an endless loop."""
+    f = compiler.function(count_by_four)
+    big = np.int64(2**63 - 1)
+    assert f(big - np.int64(8), big - np.int64(3)) == count_by_four(2**63 - 9, 2**63 - 4) == 2
+    with pytest.raises(OverflowError, match="runs past 2\\*\\*63 - 1"):
+        f(big - np.int64(8), big)

@@ -41,7 +41,7 @@ from .merge import (
     unflatten,
 )
 from .mutation import IN, LIVE, Alias, resolve
-from .ops import apply_ufunc, cast, coerce, logical_not, truth
+from .ops import apply_ufunc, cast, check, coerce, logical_not, truth
 from .scope import (
     BROKE,
     CONTINUED,
@@ -391,8 +391,15 @@ class ControlFlowMixin:
         if isinstance(step, Constant) and step.value == 0:
             self.fail("range() arg 3 must not be zero")
         if isinstance(step, Constant) and step.value > 0:
-            return (cast(self, start, T.py_int), cast(self, stop, T.py_int),
-                    cast(self, step, T.py_int), lambda iv: iv)
+            stop = cast(self, stop, T.py_int)
+            last = (1 << 63) - step.value   # the counter's last step must not pass 2**63 - 1
+            if step.value > 1 and not (isinstance(stop, Constant) and stop.value <= last):
+                check(self, apply_ufunc(self, np.less_equal, [stop, Constant(last)],
+                                        operator.le),
+                      "OverflowError", f"range() with step {step.value} runs past 2**63 - 1, "
+                      "the largest Python int grafo's loop counter holds")
+            return (cast(self, start, T.py_int), stop, cast(self, step, T.py_int),
+                    lambda iv: iv)
         if all(isinstance(v, Constant) for v in (start, stop, step)):
             n = cast(self, Constant(len(range(start.value, stop.value, step.value))), T.py_int)
         else:
