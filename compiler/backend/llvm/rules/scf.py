@@ -153,6 +153,7 @@ def _emit_loop(fe, op, lb, ub, step, inits) -> list:
 
 
 def _freeze(b, v):
+    """``freeze v`` at the builder's position (llvmlite's builder has no method for it)."""
     instr = ir.Instruction(b.block, v.type, "freeze", [v])
     b._insert(instr)
     return instr
