@@ -803,3 +803,20 @@ def test_a_range_whose_counter_would_pass_int64_max_raises():
     assert f(big - np.int64(8), big - np.int64(3)) == count_by_four(2**63 - 9, 2**63 - 4) == 2
     with pytest.raises(OverflowError, match="runs past 2\\*\\*63 - 1"):
         f(big - np.int64(8), big)
+
+
+def shifted_sum(k):
+    c = 0
+    for i in range(2**62 - 4, 2**62):
+        c = i + k
+    return c
+
+
+def test_loop_ranges_drop_only_the_overflow_checks_they_decide():
+    """i + k for Python ints: with k = 5 the range of the sum fits in 64 bits and needs no
+    check; with k = 2**62 + 1 the last sum is 2**63, an OverflowError at run time (Python's
+    exact int does not fit) rather than a wrapped value."""
+    f = compiler.function(shifted_sum)
+    assert f(5) == shifted_sum(5) == 2**62 + 4
+    with pytest.raises(OverflowError, match="does not fit in 64 bits"):
+        f(2**62 + 1)

@@ -34,6 +34,11 @@ def reversed_copy(a, b):
         a[i] = b[n - 1 - i]
 
 
+def smooth(out, x):
+    for i in range(1, x.shape[0] - 1):
+        out[i] = 0.25 * x[i - 1] + 0.5 * x[i] + 0.25 * x[i + 1]
+
+
 def last_index(a, b):
     for i in range(a.shape[0]):
         a[i] = b[i] * 2.0
@@ -58,8 +63,8 @@ CASES = [
     (rows, lambda r: (np.zeros((512, 128), np.float32), r.random((512, 128), np.float32)),
      True),
     (scan, lambda r: (r.random(N),), False),
-    # b[n - 1 - i] keeps its bounds check (the range fold sees only i itself): serial
-    (reversed_copy, lambda r: (np.zeros(N), r.random(N)), False),
+    (reversed_copy, lambda r: (np.zeros(N), r.random(N)), True),
+    (smooth, lambda r: (np.zeros(N), r.random(N)), True),
     (last_index, lambda r: (np.zeros(N), r.random(N)), False),
 ]
 

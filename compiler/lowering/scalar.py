@@ -23,6 +23,7 @@ from ..dialects import scf
 from ..errors import PY_INT_OVERFLOW
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
+from ..ir.ranges import value_range
 from .context import Emitter
 
 # np unary float op -> math op
@@ -96,7 +97,8 @@ def _mul_overflows(em, a, b, r):
 
 def add(em, t, a, b):
     r = _a(em, {"f": "addf", "b": "ori"}.get(_k(t), "addi"), a, b)
-    if t == T.py_int:   # overflow: both operands' signs differ from the result's
+    if t == T.py_int and value_range(r) is None:   # a known range never wraps
+        # overflow: both operands' signs differ from the result's
         ovf = _negative_i64(em, _a(em, "andi", _a(em, "xori", a, r), _a(em, "xori", b, r)))
         _py_int_overflow(em, ovf, "{0} + {1}", (a, b))
     return r
@@ -104,7 +106,8 @@ def add(em, t, a, b):
 
 def subtract(em, t, a, b):
     r = _a(em, {"f": "subf", "b": "xori"}.get(_k(t), "subi"), a, b)
-    if t == T.py_int:   # overflow: operands of different signs and the result's sign is b's
+    if t == T.py_int and value_range(r) is None:   # a known range never wraps
+        # overflow: operands of different signs and the result's sign is b's
         ovf = _negative_i64(em, _a(em, "andi", _a(em, "xori", a, b), _a(em, "xori", a, r)))
         _py_int_overflow(em, ovf, "{0} - {1}", (a, b))
     return r

@@ -22,10 +22,11 @@ import numpy as np
 
 from .. import types as T
 from ..dialects import np as npd
-from ..ir.attributes import IntegerAttr, attr_value
+from ..ir.attributes import IntegerAttr
 from ..ir.builder import Builder
-from ..ir.core import BlockArgument, Operation, Value
+from ..ir.core import Operation, Value
 from ..ir.opdef import Commutative
+from ..ir.ranges import loop_of, uncast, value_range
 from .dce import sweep_block
 from .fold import constant_attr, fold_op, materialize, numpy_value
 from .manager import Pass
@@ -181,53 +182,28 @@ def transpose_transpose(op: Operation):
     return b.create(npd.TransposeOp, [x], {"perm": perm}).result
 
 
-_CASTS = ("arith.index_cast", "arith.extsi")
-
-
-def _bits(t: T.Type) -> int:
-    return 64 if isinstance(t, T.IndexType) else getattr(t, "width", 0)
-
-
-def uncast(v: Value) -> Value:
-    """``v`` with value-preserving integer casts (index casts that do not narrow, sign
-    extension) peeled off."""
-    while (op := v.owner_op()) is not None and op.name in _CASTS \
-            and _bits(v.type) >= _bits(op.operands[0].type):
-        v = op.operands[0]
-    return v
-
-
-def _int_constant(v: Value) -> int | None:
-    attr = constant_attr(v)
-    value = None if attr is None else attr_value(attr)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def loop_range_compare(op: Operation):
-    """``cmpi`` of an ``scf.for`` induction variable ``i`` (through index casts) decided by
-    the loop's range ``lb <= i <= ub - 1`` (positive constant step): ``i < c`` with ``c``
-    above every ``i`` or ``c`` the loop's own upper bound is true, with ``c <= lb`` false;
-    ``>=`` is its negation, and likewise ``<=`` / ``>`` (MLIR's integer range analysis,
-    ``-int-range-optimizations``). It removes the bounds checks of ``a[i]`` in
-    ``for i in range(a.shape[0])``."""
+    """A signed ``cmpi`` decided by the ranges of its operands (``value_range``): ``x < y``
+    holds when every ``x`` is below every ``y`` and fails when none is; an induction
+    variable is also below the loop's own upper bound, whatever it is (MLIR's integer range
+    analysis, ``-int-range-optimizations``). It removes the bounds checks of ``a[i]`` in
+    ``for i in range(a.shape[0])`` and of ``x[i - 1]``, ``x[i + 1]`` in
+    ``for i in range(1, n - 1)``."""
     pred = op.attr("predicate")
     if pred not in (2, 3, 4, 5):   # slt, sle, sgt, sge
         return None
-    iv, bound = uncast(op.operands[0]), op.operands[1]
-    loop = iv.block.parent_op() if isinstance(iv, BlockArgument) and iv.index == 0 else None
-    if loop is None or loop.name != "scf.for" or (_int_constant(loop.operands[2]) or 0) <= 0:
-        return None
-    lo, c = _int_constant(loop.operands[0]), _int_constant(bound)
-    ub = _int_constant(loop.operands[1])
-    hi = None if ub is None else ub - 1
-    strict = pred in (2, 5)   # i < c (slt, or sge as its negation)
-    if strict:
-        holds = (c is not None and hi is not None and hi < c) or \
-            uncast(bound) is uncast(loop.operands[1])
-        fails = c is not None and lo is not None and lo >= c
-    else:                     # i <= c (sle, or sgt as its negation)
-        holds = c is not None and hi is not None and hi <= c
-        fails = c is not None and lo is not None and lo > c
+    x, y = op.operands
+    loop = loop_of(uncast(x))
+    if pred in (2, 5) and loop is not None and uncast(y) is uncast(loop.operands[1]):
+        holds, fails = True, False
+    else:
+        rx, ry = value_range(x), value_range(y)
+        if rx is None or ry is None:
+            return None
+        if pred in (2, 5):    # x < y (slt, or sge as its negation)
+            holds, fails = rx[1] < ry[0], rx[0] >= ry[1]
+        else:                 # x <= y (sle, or sgt as its negation)
+            holds, fails = rx[1] <= ry[0], rx[0] > ry[1]
     if not (holds or fails):
         return None
     value = holds if pred in (2, 3) else not holds

@@ -33,8 +33,8 @@ from .. import types as T
 from ..dialects import scf
 from ..ir.attributes import UnitAttr
 from ..ir.core import Operation
+from ..ir.ranges import uncast
 from ..lowering.context import PARALLEL_MIN_ELEMENTS
-from .canonicalize import uncast
 from .fuse_loops import accesses, defined_inside, effects_allowed, plain_buffer
 from .manager import Pass
 

@@ -1,0 +1,67 @@
+"""Integer range analysis of loop-level values (MLIR's ``IntegerRangeAnalysis``, reduced to
+what bounds checks and Python-int overflow checks need): constants, ``scf.for`` induction
+variables with constant bounds and a positive constant step, value-preserving casts, and
+sums and differences of those, as exact (low, high) pairs that never wrap."""
+
+from __future__ import annotations
+
+from .. import types as T
+from .attributes import attr_value
+from .core import BlockArgument, Value
+from .opdef import ConstantLike
+
+_CASTS = ("arith.index_cast", "arith.extsi")
+_I64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _bits(t: T.Type) -> int:
+    return 64 if isinstance(t, T.IndexType) else getattr(t, "width", 0)
+
+
+def uncast(v: Value) -> Value:
+    """``v`` with value-preserving integer casts (index casts that do not narrow, sign
+    extension) peeled off."""
+    while (op := v.owner_op()) is not None and op.name in _CASTS \
+            and _bits(v.type) >= _bits(op.operands[0].type):
+        v = op.operands[0]
+    return v
+
+
+def int_constant(v: Value) -> int | None:
+    """The value of an integer constant (not a bool), else None."""
+    op = v.owner_op()
+    if op is None or not op.has_trait(ConstantLike) or "value" not in op.attributes:
+        return None
+    value = attr_value(op.attributes["value"])
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def loop_of(iv: Value):
+    """The ``scf.for`` whose induction variable ``iv`` is, when its step is a positive
+    constant; else None."""
+    loop = iv.block.parent_op() if isinstance(iv, BlockArgument) and iv.index == 0 else None
+    if loop is None or loop.name != "scf.for" or (int_constant(loop.operands[2]) or 0) <= 0:
+        return None
+    return loop
+
+
+def value_range(v: Value, depth: int = 8):
+    """(low, high) bounds of the integer ``v`` when known, else None. An induction variable
+    of ``lb`` to ``ub`` runs over ``lb .. ub - 1`` (the body never runs otherwise)."""
+    v = uncast(v)
+    c = int_constant(v)
+    if c is not None:
+        return c, c
+    loop = loop_of(v)
+    if loop is not None:
+        lo, ub = int_constant(loop.operands[0]), int_constant(loop.operands[1])
+        return None if lo is None or ub is None else (lo, ub - 1)
+    op = v.owner_op()
+    if depth == 0 or op is None or op.name not in ("arith.addi", "arith.subi"):
+        return None
+    x, y = (value_range(w, depth - 1) for w in op.operands)
+    if x is None or y is None:
+        return None
+    lo, hi = (x[0] + y[0], x[1] + y[1]) if op.name == "arith.addi" else \
+        (x[0] - y[1], x[1] - y[0])
+    return (lo, hi) if _I64[0] <= lo and hi <= _I64[1] else None   # no wrap-around
