@@ -108,14 +108,15 @@ def unflatten(types: list, values: list) -> list:
     return out
 
 
-def _is_const(v, n) -> bool:
+def is_const(v, n) -> bool:
+    """Whether the LLVM value ``v`` is the constant ``n``."""
     return isinstance(v, ir.Constant) and v.constant == n
 
 
 def mul_i64(b: ir.IRBuilder, x, y):
-    if _is_const(x, 1):
+    if is_const(x, 1):
         return y
-    if _is_const(y, 1):
+    if is_const(y, 1):
         return x
     if isinstance(x, ir.Constant) and isinstance(y, ir.Constant):
         return ir.Constant(I64, x.constant * y.constant)
@@ -123,8 +124,8 @@ def mul_i64(b: ir.IRBuilder, x, y):
 
 
 def add_i64(b: ir.IRBuilder, x, y):
-    if _is_const(x, 0):
+    if is_const(x, 0):
         return y
-    if _is_const(y, 0):
+    if is_const(y, 0):
         return x
     return b.add(x, y, flags=NSW)

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from llvmlite import ir
 
-from ..descriptor import NSW, MemRef, flatten, unflatten
+from ..descriptor import NSW, MemRef, flatten, is_const, unflatten
 from .registry import rule
 
 
@@ -71,13 +71,9 @@ def _strided_rows(fe, op) -> list:
             ref = inner.operands[0 if inner.name == "memref.load" else 1]
             desc = fe.values.get(ref)
             if (isinstance(desc, MemRef) and desc.strides and inner.operands[-1] in varying
-                    and not _is_one(desc.strides[-1]) and ref not in views):
+                    and not is_const(desc.strides[-1], 1) and ref not in views):
                 views.append(ref)
     return views
-
-
-def _is_one(v) -> bool:
-    return isinstance(v, ir.Constant) and v.constant == 1
 
 
 def _unit_stride_version(fe, op, views, emit) -> list:
