@@ -3,11 +3,10 @@ range(n)``, whose induction variable is a Python int (``i64``). The ``index`` lo
 operations are lowering's, which marks the ones worth threading itself.
 
 A Python ``for`` loop lowers to an ``scf.for`` that carries the loop variable's last value
-(Python keeps it after the loop). When nothing reads that value, the iteration value is
-dead and is dropped (MLIR's ``scf.for`` canonicalization). A loop left without iteration
-values is marked ``grafo.parallel`` (its iterations then run on the threads at run time,
-``backend/llvm/parallel.py``) when its iterations are independent by the rule of
-``fuse_loops.py``:
+(Python keeps it after the loop); when nothing reads it, ``dce`` has dropped it. A loop
+without iteration values is marked ``grafo.parallel`` (its iterations then run on the
+threads at run time, ``backend/llvm/parallel.py``) when its iterations are independent by
+the rule of ``fuse_loops.py``:
 
 - its step is a positive constant, it is not nested in a loop already marked parallel, and
   it is not known to be too small for the threads (constant trip counts, nested loops'
@@ -43,45 +42,9 @@ class ParallelizeLoops(Pass):
     name = "parallelize-loops"
 
     def run(self, module: Operation) -> None:
-        changed = True
-        while changed:   # inner loops first: their dead values may be an outer loop's reads
-            changed = False
-            for op in list(module.walk_post()):
-                if isinstance(op, scf.ForOp) and op.parent is not None:
-                    changed |= drop_dead_iteration_values(op) is not op
         for op in list(module.walk()):
             if isinstance(op, scf.ForOp) and _independent(op):
                 op.attributes["grafo.parallel"] = UnitAttr()
-
-
-def drop_dead_iteration_values(loop: scf.ForOp) -> scf.ForOp:
-    """``loop`` without the iteration values that neither its body nor its users read (a new
-    op replacing it when there are any)."""
-    body = loop.body
-    dead = [k for k, r in enumerate(loop.results)
-            if not r.uses and not body.args[k + 1].uses]
-    if not dead:
-        return loop
-    keep = [k for k in range(len(loop.results)) if k not in dead]
-    lb, ub, step, *inits = loop.operands
-    new = scf.ForOp.create(lb, ub, step, [inits[k] for k in keep], loc=loop.loc)
-    new.attributes.update(loop.attributes)
-    loop.parent.insert_before(loop, new)
-    args = [body.args[0]] + [body.args[k + 1] for k in keep]
-    for old, arg in zip(args, new.body.args, strict=True):
-        old.replace_all_uses_with(arg)
-    yield_ = body.terminator
-    kept = [yield_.operands[k] for k in keep]
-    for op in list(body.ops):
-        op.detach()
-        if op is not yield_:
-            new.body.append(op)
-    new.body.append(scf.YieldOp.build(kept, {}, [], loc=yield_.loc))
-    yield_.drop_operands()
-    for k, r in zip(keep, new.results, strict=True):
-        loop.results[k].replace_all_uses_with(r)
-    loop.erase()
-    return new
 
 
 def _static_work(loop: scf.ForOp) -> int | None:

@@ -1,7 +1,7 @@
-// RUN: grafo opt %s --split-input-file --pass-pipeline=parallelize-loops | filecheck %s
+// RUN: grafo opt %s --split-input-file --pass-pipeline=dce,parallelize-loops | filecheck %s
 
-/// A Python for loop's scf.for carries the loop variable's last value. Unread, it is
-/// dropped, and the loop, whose iterations touch only row %i of what it writes, is marked
+/// A Python for loop's scf.for carries the loop variable's last value. Unread, dce drops
+/// it, and the loop, whose iterations touch only row %i of what it writes, is marked
 /// grafo.parallel.
 // CHECK-LABEL: "builtin.module"
 // CHECK: "scf.for"(%{{.*}}, %{{.*}}, %{{.*}}) ({
