@@ -66,6 +66,19 @@ def test_results_match_numpy(fn, sig, make, same):
     same(compiler.compile(fn, sig, target="cuda")(*args), fn(*args), rtol=1e-5)
 
 
+def column_sums(x):
+    return x.sum(0), x.T.sum(0)
+
+
+def test_column_sums_read_strides_on_the_host(same):
+    """The order of a float column sum comes from the arguments' strides (grafo.stride,
+    evaluated by the host program on device arrays)."""
+    x = rng.random((300, 40), np.float32)
+    cf = compiler.compile(column_sums, "f32[?,?]", target="cuda")
+    for a in (x, np.asfortranarray(x), x[::2, ::-1]):
+        same(cf(a), column_sums(a), rtol=1e-5)
+
+
 def test_grid_stride_launch_is_clamped_and_covers_everything(sim):
     """2 simulated multiprocessors: at most 64 blocks of 256 threads for 20,000 elements."""
     a, b = rng.random(20_000, np.float32), rng.random(20_000, np.float32)

@@ -6,9 +6,11 @@ import pytest
 from loop_ir import Fn, contiguous, strided
 
 from compiler import types as T
+from compiler.backend.llvm import compile_module
 from compiler.dialects import arith, grafo, memref
 from compiler.ir.attributes import IntegerAttr, StringAttr
 from compiler.ir.interpreter import Interpreter, UndefinedBehavior, run
+from compiler.ir.opdef import OPS
 
 
 def _binary(name, t):
@@ -71,3 +73,19 @@ def test_predicates():
     une = f.v(arith.CmpFOp, a, b, attrs={"predicate": IntegerAttr(arith.CMPF["une"])})
     oeq = f.v(arith.CmpFOp, a, b, attrs={"predicate": IntegerAttr(arith.CMPF["oeq"])})
     assert run(f.ret(une, oeq), "f", np.nan, np.nan) == [True, False]
+
+
+def test_stride_is_numpys_element_stride_interpreted_and_compiled():
+    """grafo.stride of dim k: the view's byte stride over its item size (negative for a
+    reversed view), the same in the interpreter and the CPU backend (descriptor field)."""
+    f = Fn("f", [strided((None, None), T.f32), T.index], [T.i64])
+    m, k = f.args
+    s = f.v(grafo.StrideOp, m, k)
+    module = f.ret(f.v(OPS["arith.index_cast"], s, type=T.i64))
+    native = compile_module(module).entry("f")
+    x = np.zeros((6, 10), np.float32)
+    for view in (x, x.T, np.asfortranarray(x), x[::-2, 1::3], x[:, :1]):
+        for dim in (0, 1):
+            want = view.strides[dim] // view.itemsize
+            assert run(module, "f", view, dim) == [want]
+            assert native(view, dim) == want

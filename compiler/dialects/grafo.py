@@ -17,6 +17,11 @@
 - ``grafo.constant {value = dense<...>}``: a read-only buffer (contiguous static memref)
   holding the elements of ``value``, emitted once as constant data of the module (MLIR's
   ``memref.global`` + ``memref.get_global`` in one op). Pure; never stored into or freed.
+- ``grafo.stride(%m, %k)``: the element stride of dim ``%k`` (an ``index``) of memref ``%m``,
+  the distance in elements between neighbours along that dim (negative for reversed views,
+  0 for broadcast ones). The single-value form of upstream
+  ``memref.extract_strided_metadata``, whose stride results are the same numbers; like
+  ``memref.dim``, it reads the descriptor and no element. Pure.
 """
 
 from .. import types as T
@@ -75,3 +80,22 @@ class ConstantOp(Op):
                 and a.type.shape == t.shape and T.lowered(a.type.element) == t.element):
             raise VerifyError(self, f"needs a dense 'value' of the shape and element type of "
                                     f"its result {t}")
+
+
+class StrideOp(Op):
+    name = "grafo.stride"
+    traits = frozenset({Pure})
+    num_operands = 2
+    num_results = 1
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return [T.index]
+
+    def verify(self) -> None:
+        from ..ir.verifier import VerifyError
+        super().verify()
+        m, k = (v.type for v in self.operands)
+        if not (isinstance(m, T.MemRefType) and k == T.index and self.result.type == T.index):
+            raise VerifyError(self, f"needs a memref and an index dim and gives an index, "
+                                    f"got ({m}, {k}) -> {self.result.type}")

@@ -294,7 +294,7 @@ class Interpreter:
         if name == "grafo.libm":
             with np.errstate(all="ignore"):
                 return [_float(op.results[0].type)(_MATH[op.attr("callee")](*xs))]
-        if name.startswith("memref."):
+        if name.startswith("memref.") or name == "grafo.stride":
             return self._memref(op, xs)
         if name == "grafo.constant":
             a = op.attributes["value"].value.astype(storage_dtype(op.result.type.element))
@@ -351,6 +351,8 @@ class Interpreter:
             return []
         if name == "memref.dim":
             return [buf.array.shape[xs[1]]]
+        if name == "grafo.stride":
+            return [buf.array.strides[xs[1]] // buf.array.itemsize]
         if name == "memref.load":
             idx = self._index(op, buf, xs[1:])
             v = buf.array[idx]

@@ -27,13 +27,17 @@ class Expr:
 
     ``load(idx)`` emits the element at ``idx`` (a tuple of dims, one per dim of ``shape``);
     ``cost`` estimates the scalar ops per element; ``buffer`` is the memref when ``load`` is a
-    plain read of it (row-major indices, no arithmetic)."""
+    plain read of it (row-major indices, no arithmetic). ``strides`` (one dim per axis, in
+    elements), when known, says that ``load(idx)`` reads the element at offset
+    ``sum(idx[k] * strides[k])`` of one buffer: the memory order of a view, which decides the
+    order in which NumPy adds a reduction (``reduction.py``); None for computed values."""
 
     shape: tuple
     element: T.Type
     load: Callable[[tuple], Value]
     cost: int = 1
     buffer: Value | None = None
+    strides: tuple | None = None
 
     @property
     def rank(self) -> int:
@@ -41,9 +45,22 @@ class Expr:
 
 
 def of_buffer(em: Emitter, buf: Value, element: T.Type) -> Expr:
-    """The ``Expr`` reading memref ``buf``; dynamic sizes come from ``memref.dim``."""
+    """The ``Expr`` reading memref ``buf``; dynamic sizes come from ``memref.dim``, the
+    strides of a strided memref from ``grafo.stride`` (row-major ones otherwise)."""
     shape = tuple(em.dim_of(buf, k) for k in range(buf.type.rank))
-    return Expr(shape, element, lambda idx: em.load(buf, idx), 1, buf)
+    if buf.type.strided:
+        strides = tuple(em.op("grafo.stride", buf, em.index(k)) for k in range(buf.type.rank))
+    else:
+        strides = _row_major_strides(em, shape)
+    return Expr(shape, element, lambda idx: em.load(buf, idx), 1, buf, strides)
+
+
+def _row_major_strides(em: Emitter, shape) -> tuple:
+    """The element strides of a contiguous C-order buffer of ``shape`` (dims)."""
+    strides = [1] * len(shape)
+    for k in range(len(shape) - 2, -1, -1):
+        strides[k] = em.mul(strides[k + 1], shape[k + 1])
+    return tuple(strides)
 
 
 def of_scalar(v: Value, element: T.Type) -> Expr:

@@ -92,8 +92,22 @@ def lower_subscript(lw: Lowerer, op):
     def load(idx):
         return x.load(planned_index(em, plan, idx))
 
-    e = Expr(out_shape, x.element, load, x.cost + 1)
+    e = Expr(out_shape, x.element, load, x.cost + 1,
+             strides=_planned_strides(em, x.strides, plan, len(out_shape)))
     return [e.load(()) if not isinstance(op.result.type, T.TensorType) else e]
+
+
+def _planned_strides(em: Emitter, strides, plan, rank: int):
+    """The strides of the region ``plan`` selects (see ``planned_index``) from an array of
+    ``strides`` (None when those are unknown): a slice's axis has its array dim's stride times
+    the step, a new axis stride 0, and a fixed index no axis."""
+    if strides is None:
+        return None
+    out = [0] * rank
+    for s, p in zip(strides, plan, strict=True):
+        if p[0] == "slice":
+            out[p[1]] = em.mul(s, p[3])
+    return tuple(out)
 
 
 @rule(npd.TransposeOp)
@@ -101,9 +115,10 @@ def lower_transpose(lw: Lowerer, op):
     x = lw.expr(op.operands[0])
     perm = op.attr("perm")
     inverse = [perm.index(k) for k in range(len(perm))]
+    strides = None if x.strides is None else tuple(x.strides[p] for p in perm)
     return [Expr(tuple(x.shape[p] for p in perm), x.element,
                  lambda idx: x.load(tuple(idx[inverse[k]] for k in range(len(perm)))),
-                 x.cost)]
+                 x.cost, strides=strides)]
 
 
 def _shape_text(shape, params) -> str:

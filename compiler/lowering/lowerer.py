@@ -216,7 +216,7 @@ def _located(em: Emitter, loc, e: Expr) -> Expr:
     def at(idx):
         with em.b.at_loc(loc):
             return load(idx)
-    return Expr(e.shape, e.element, at, e.cost)
+    return Expr(e.shape, e.element, at, e.cost, strides=e.strides)
 
 
 def _defining_block(v: Value):

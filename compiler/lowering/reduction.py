@@ -6,27 +6,35 @@ reduction's loop nest (``materialize_with_row_reduction``).
 
 Strategies: a full reduction carries its accumulator through the loop nest (a scalar; for a
 static size of at least ``2 * CHUNK`` elements, one per chunk of ``CHUNK`` elements, the chunks
-reduced by a parallel loop and their results combined in order); when
-the innermost axis is reduced, each output element is reduced by an inner loop (outer loop
-parallel); otherwise the output buffer is the accumulator and the input is read in its own
-order. Float sums add blocks of 128 elements in 8 partial sums combined pairwise (NumPy's
-pairwise base case, so up to 128 elements add in NumPy's order; the partial sums stay in
-one vector register, ``grafo.lanes``) and accumulate the block sums with Kahan
-compensation, which is at least as accurate as NumPy's pairwise summation; they start from
-+0.0, so a sum of -0.0s is +0.0 as NumPy 2.4's is on every layout. max/min propagate NaN
-(with both zeros present a zero max is +0.0 and a zero min -0.0, found by a second pass only
-when the result is zero; NumPy's choice varies with length and stride) and, like
-NumPy, raise ValueError("zero-size array to reduction operation maximum which has no
-identity") when the reduced extent is empty; argmax/argmin return the first occurrence, NaN winning.
+reduced by a parallel loop and their results combined in order); when the innermost axis is
+reduced, each output element is reduced by an inner loop (outer loop parallel); otherwise the
+output buffer is the accumulator and the input is read in its own order, adding along the
+reduced axes one element at a time. That is NumPy's order for a float sum whose reduced axis
+is not innermost in memory. NumPy's iterator puts the axis of smallest stride innermost,
+though, and sums an inner-loop reduction pairwise, so a float sum over one axis that has the
+smallest stride (``x.T.sum(0)`` of a C-ordered ``x``, ``x.sum(0)`` of a Fortran-ordered one)
+is reduced per output element too; the strides of the input's view (``Expr.strides``)
+decide, at run time when only then known (``_innermost_in_memory``). Float sums add blocks
+of 128 elements in 8 partial sums combined pairwise (NumPy's pairwise base case, so up to 128
+elements add in NumPy's order; the partial sums stay in one vector register,
+``grafo.lanes``) and accumulate the block sums with Kahan compensation, which is at least as
+accurate as NumPy's pairwise summation; they start from +0.0, so a sum of -0.0s is +0.0 as
+NumPy 2.4's is on every layout. max/min propagate NaN (with both zeros present a zero max is
++0.0 and a zero min -0.0, found by a second pass only when the result is zero; NumPy's choice
+varies with length and stride) and, like NumPy, raise ValueError("zero-size array to
+reduction operation maximum which has no identity") when the reduced extent is empty;
+argmax/argmin return the first occurrence, NaN winning.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 from .. import types as T
 from ..dialects import np as npd
 from ..ir.attributes import UnitAttr
+from ..ir.core import Value
 from . import scalar as S
 from .context import Emitter
 from .index_expr import Expr, of_buffer, splat
@@ -247,7 +255,8 @@ def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
         v = _reduce_all(em, kind, t, x.element, red_shape, lambda r: x.load(full_index((), r)))
         return splat(out_shape, t, v) if isinstance(op.result.type, T.TensorType) else v
     buf = em.alloc(out_shape, T.lowered(t))
-    if axes[-1] == x.rank - 1:
+
+    def per_element():
         def point(kidx):
             if row_prologue is not None:
                 row_prologue(kidx)
@@ -255,7 +264,8 @@ def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
                               lambda r: x.load(full_index(kidx, r)))
             em.store(v, buf, out_index(kidx))
         em.nest([x.shape[k] for k in kept], point, parallel=True, work=red_shape)
-    else:
+
+    def into_output():
         combine, ident = monoid(em, kind, t)
         em.nest(out_shape, lambda idx: em.store(ident, buf, idx), parallel=True)
         pre = (lambda v: S.truthy(em, x.element, v)) if kind in ("any", "all") else (lambda v: v)
@@ -264,7 +274,56 @@ def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
             dst = out_index(tuple(idx[k] for k in kept))
             em.store(combine(em.load(buf, dst), pre(x.load(idx))), buf, dst)
         em.nest(x.shape, accumulate, parallel=0 in kept, version=True)
+
+    if axes[-1] == x.rank - 1:
+        pairwise = True
+    elif kind == "sum" and T.is_float(t) and len(axes) == 1:
+        pairwise = _innermost_in_memory(em, x, axes[0], kept)
+    else:   # order-independent (max, integer sums) or over several axes
+        pairwise = False
+    if isinstance(pairwise, bool):
+        (per_element if pairwise else into_output)()
+    else:
+        em.if_(pairwise, per_element, into_output)
     return lw.own(op.result, buf, t, out_shape)
+
+
+def _innermost_in_memory(em: Emitter, x: Expr, axis: int, kept) -> bool | Value:
+    """Whether NumPy's iterator makes ``axis`` of ``x`` the inner loop of a sum over it, which
+    NumPy then adds pairwise: an ``i1`` value, or a Python bool when the strides decide it
+    statically (False when ``x.strides`` are unknown).
+
+    NumPy's ``nditer`` (``npyiter_find_best_axis_ordering``) insertion-sorts the axes, last
+    first, by the absolute strides of the input (the output's stride 0 along ``axis`` leaves
+    the decision to the input), keeping C order between equal strides. A zero stride, which
+    a size-1 axis gets too, is ordered against nothing: such an axis stays outside the axes
+    after it that were sorted before it. Size-1 axes are then coalesced away. So ``axis`` is
+    inner when its stride is nonzero, below the nonzero stride of every longer kept axis (or
+    equal to it, for one before ``axis``), and no longer kept axis of stride 0 comes after it
+    with only size-1 or stride-0 axes after that; or when its stride is 0 and every kept
+    axis after it has size 1."""
+    if x.strides is None:
+        return False
+    st, later = x.strides, [k for k in kept if k > axis]
+    unit = {k: em.cmp("eq", x.shape[k], 1) for k in kept}
+    unordered = {k: em.either(unit[k], em.cmp("eq", st[k], 0)) for k in kept}
+    ordered = {k: em.both(em.cmp("ne", x.shape[k], 1), em.cmp("ne", st[k], 0)) for k in kept}
+    size = _abs(em, st[axis])
+    inner = True
+    for k in kept:
+        below = em.cmp("sle" if k < axis else "slt", size, _abs(em, st[k]))
+        inner = em.both(inner, em.either(unordered[k], below))
+    for i, k in enumerate(later):   # a broadcast axis that nothing sorted passes
+        escaped = functools.reduce(em.either, [ordered[j] for j in later[i + 1:]], False)
+        inner = em.both(inner, em.either(em.either(unit[k], em.cmp("ne", st[k], 0)), escaped))
+    alone = functools.reduce(em.both, [unit[k] for k in later], True)
+    return em.either(em.both(em.cmp("ne", st[axis], 0), inner),
+                     em.both(em.cmp("eq", st[axis], 0), alone))
+
+
+def _abs(em: Emitter, d):
+    """``|d|`` of a dim."""
+    return em.pick(em.cmp("slt", d, 0), em.sub(0, d), d)
 
 
 @rule(npd.ArgReduceOp)

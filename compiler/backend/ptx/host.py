@@ -92,6 +92,8 @@ class HostProgram:
             return []
         if name == "memref.dim":
             return [xs[0].shape[xs[1]]]
+        if name == "grafo.stride":
+            return [xs[0].element_strides[xs[1]]]
         if name == "scf.if" and op.regions:
             region = op.regions[0] if xs[0] else op.regions[1]
             return self._block(region.blocks[0], [], env) if region.blocks else []

@@ -1,7 +1,9 @@
 """Lowering of ``grafo.print`` (a call through the module's print hook, see ``printing.py``),
 ``grafo.check``: when the condition is false, the call stops with status code k
 (the op's 1-based index in the module's walk order, see ``errors.py``) and the check's
-parameters (sign-extended to i64) in ``status->params``; and ``grafo.constant``."""
+parameters (sign-extended to i64) in ``status->params``; ``grafo.constant``; ``grafo.stride``,
+a stride of the memref descriptor (row-major strides from the sizes when the type is not
+strided, see ``descriptor.py``)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from ....ir.attributes import dense_bytes
 from ..descriptor import MemRef
 from ..printing import PRINT_HOOK, print_global
 from ..types import I1, I8, I32, I64, PTR, STATUS_PARAMS, descriptor
+from .memref import field_at
 from .registry import rule
 
 
@@ -53,6 +56,12 @@ class _Blob(ir.Constant):
         text[:, 0] = ord("\\")
         text[:, 1:] = np.frombuffer(self.constant.hex().encode(), np.uint8).reshape(-1, 2)
         return f'c"{text.tobytes().decode()}"'
+
+
+@rule("grafo.stride")
+def stride(fe, op):
+    m, k = fe.operands(op)
+    return [field_at(fe.b, m.strides, k)]
 
 
 @rule("grafo.libm")

@@ -79,10 +79,16 @@ def store(fe, op):
 @rule("memref.dim")
 def dim(fe, op):
     m, k = fe.operands(op)
+    return [field_at(fe.b, m.sizes, k)]
+
+
+def field_at(b: ir.IRBuilder, fields: list, k):
+    """``fields[k]`` (one ``i64`` per dim of a descriptor) for the ``index`` value ``k``: a
+    select chain when ``k`` is not a constant."""
     if isinstance(k, ir.Constant):
-        return [m.sizes[k.constant]]
-    size = m.sizes[-1]
-    for j in range(m.type.rank - 2, -1, -1):
-        size = fe.b.select(fe.b.icmp_unsigned("==", k, ir.Constant(I64, j)), m.sizes[j], size)
-    return [size]
+        return fields[k.constant]
+    out = fields[-1]
+    for j in range(len(fields) - 2, -1, -1):
+        out = b.select(b.icmp_unsigned("==", k, ir.Constant(I64, j)), fields[j], out)
+    return out
 

@@ -11,9 +11,10 @@ through ``insertelement``, which LLVM's SLP vectorizer turns into vector loads a
 lanes stay independent scalars, so the result is bit for bit the scalar loop's; the phi only
 keeps the partial sums of a reduction in one register instead of leaving LLVM to rediscover
 them after unrolling. SLP vectorization, unlike LLVM's loop vectorizer, does not version a
-loop on a run-time stride, so a lanes loop whose reads go along the last dim of strided
-memrefs is emitted twice: with those last strides taken as 1 (contiguous rows: vector loads),
-chosen when they are, and as it is (``_unit_stride_version``).
+loop on a run-time stride, so a lanes loop whose reads go along one dim of strided memrefs
+(the last for rows, the first for the columns of a Fortran-ordered array) is emitted twice:
+with those strides taken as 1 (contiguous: vector loads), chosen when they are, and as it is
+(``_unit_stride_version``).
 """
 
 from __future__ import annotations
@@ -51,53 +52,60 @@ def for_(fe, op):
 
 def emit_loop(fe, op, lb, ub, step, inits=()) -> list:
     """The serial loop of ``op`` from ``lb`` to ``ub``; returns its results."""
-    views = _strided_rows(fe, op) if op.attr("grafo.lanes") else []
-    if views:
-        return _unit_stride_version(fe, op, views, lambda: _emit_loop(fe, op, lb, ub, step,
-                                                                      inits))
+    axes = _strided_axes(fe, op) if op.attr("grafo.lanes") else []
+    if axes:
+        return _unit_stride_version(fe, op, axes, lambda: _emit_loop(fe, op, lb, ub, step,
+                                                                     inits))
     return _emit_loop(fe, op, lb, ub, step, inits)
 
 
-def _strided_rows(fe, op) -> list:
-    """The memrefs defined outside ``op`` that its body reads or writes at a last index
-    varying with its induction variable, with a last stride not known to be 1."""
-    varying, views = {op.induction_var}, []
+def _strided_axes(fe, op) -> list:
+    """``(memref, dim)`` for the memrefs defined outside ``op`` that its body reads or writes
+    at an index varying with its induction variable in that one dim, whose stride is not
+    known to be 1 (the last dim of a row, the first of a Fortran-ordered column)."""
+    varying, axes = {op.induction_var}, []
     for inner in op.walk():
         if inner is op:
             continue
         if any(v in varying for v in inner.operands):
             varying.update(inner.results)
         if inner.name in ("memref.load", "memref.store"):
-            ref = inner.operands[0 if inner.name == "memref.load" else 1]
+            at = 1 if inner.name == "memref.load" else 2
+            ref, idx = inner.operands[at - 1], inner.operands[at:]
             desc = fe.values.get(ref)
-            if (isinstance(desc, MemRef) and desc.strides and inner.operands[-1] in varying
-                    and not is_const(desc.strides[-1], 1) and ref not in views):
-                views.append(ref)
-    return views
+            dims = [d for d, i in enumerate(idx) if i in varying]
+            if (isinstance(desc, MemRef) and desc.strides and len(dims) == 1
+                    and not is_const(desc.strides[dims[0]], 1) and (ref, dims[0]) not in axes):
+                axes.append((ref, dims[0]))
+    return axes
 
 
-def _unit_stride_version(fe, op, views, emit) -> list:
-    """``emit()`` twice: with the last stride of each memref of ``views`` replaced by 1,
+def _unit_stride_version(fe, op, axes, emit) -> list:
+    """``emit()`` twice: with the stride of each ``(memref, dim)`` of ``axes`` replaced by 1,
     when all of them are 1 at run time, and unchanged otherwise; merges the results."""
     b = fe.b
-    saved = [fe.values[v] for v in views]
-    one = ir.Constant(saved[0].strides[-1].type, 1)
-    unit = b.icmp_signed("==", saved[0].strides[-1], one)
-    for d in saved[1:]:
-        unit = b.and_(unit, b.icmp_signed("==", d.strides[-1], one))
+    refs = list(dict.fromkeys(ref for ref, _ in axes))
+    saved = {ref: fe.values[ref] for ref in refs}
+    one = ir.Constant(saved[refs[0]].strides[0].type, 1)
+    unit = None
+    for ref, d in axes:
+        is_one = b.icmp_signed("==", saved[ref].strides[d], one)
+        unit = is_one if unit is None else b.and_(unit, is_one)
     fast, slow, merge = (fe.new_block(n) for n in ("rows.unit", "rows.strided", "rows.end"))
     b.cbranch(unit, fast, slow)
     arms = []
     for bb, unit_rows in ((fast, True), (slow, False)):
         b.position_at_end(bb)
         if unit_rows:
-            for v, d in zip(views, saved, strict=True):
-                fe.values[v] = replace(d, strides=[*d.strides[:-1], one])
+            for ref in refs:
+                ones = {d for r, d in axes if r is ref}
+                fe.values[ref] = replace(saved[ref], strides=[
+                    one if d in ones else s for d, s in enumerate(saved[ref].strides)])
         try:
             arms.append((_flat(emit()), b.block))
         finally:
-            for v, d in zip(views, saved, strict=True):
-                fe.values[v] = d
+            for ref in refs:
+                fe.values[ref] = saved[ref]
         b.branch(merge)
     b.position_at_end(merge)
     return unflatten([r.type for r in op.results], _merged(b, arms))
