@@ -5,7 +5,9 @@ else ``scf.if``), conditional expressions and ``and``/``or`` (short-circuit ``sc
 clauses.
 
 Branch merges: a variable changed on a path becomes a result of the ``scf.if`` (types joined,
-see merge.py); a variable bound on one path only is ``Undefined`` afterwards. ``break``,
+see merge.py); a variable bound on one path only is ``Undefined`` afterwards. On a path that
+returned the locals are dead (it yields a placeholder, or the array the other paths update in
+place) but the names holding the caller's buffers keep their values (mutation.py). ``break``,
 ``continue`` and ``return`` set flag variables (scope.py); statements after one that may have
 set a flag run under ``if not flag``; loops carry the flags and stop on them.
 """
@@ -40,7 +42,7 @@ from .merge import (
     placeholder,
     unflatten,
 )
-from .mutation import IN, LIVE, Alias, resolve
+from .mutation import IN, LIVE, Alias, resolve, updates_in_place
 from .ops import apply_ufunc, cast, check, coerce, logical_not, truth
 from .scope import (
     BROKE,
@@ -92,6 +94,7 @@ class ControlFlowMixin:
         _flag_live(before, [s for _, s, _ in paths])
         live = [s for _, s, _ in paths if not s.returned]
         held = self._held_links(live)
+        kept = self.kept_on_return([s for _, s, _ in paths])
         items = []
         for name in sorted(set().union(*(s.names for _, s, _ in paths))):
             old = before.names.get(name, MISSING)
@@ -99,7 +102,7 @@ class ControlFlowMixin:
             if all(v is old for v in values) or name in held and all(
                     same_but(s.names.get(name), old, held[name]) for s in live):
                 continue  # changed only in the slots ``relink`` makes again
-            items.append((name, [_contribution(name, v, s) for v, (_, s, _) in
+            items.append((name, [_contribution(name, v, s, name in kept) for v, (_, s, _) in
                                  zip(values, paths, strict=True)]))
         if with_value:
             items.append((None, [v for _, _, v in paths]))
@@ -158,15 +161,17 @@ class ControlFlowMixin:
         live = [c for c in contribs if c is not DONTCARE]
         flat = [flatten(c) if c is not DONTCARE else None for c in contribs]
         check_structures(self, what, live, [f[0] for f in flat if f])
+        struct, first = next(f for f in flat if f)
+        old = _leaves_before(before, name, struct, len(first))
         specs = []
-        for i in range(len(next(f for f in flat if f)[1])):
+        for i in range(len(first)):
             leaves = [f[1][i] if f else DONTCARE for f in flat]
             lv = [x for x in leaves if x is not DONTCARE]
             if all(isinstance(x, Constant) for x in lv) and all(
                     same_constant(lv[0].value, x.value) for x in lv[1:]):
                 specs.append(lv[0])
                 continue
-            if len(lv) == len(leaves) and all(x is lv[0] for x in lv):
+            if all(x is lv[0] for x in lv) and (len(lv) == len(leaves) or lv[0] is old[i]):
                 specs.append(lv[0])  # defined before the branch: dominates the merge point
                 continue
             t = leaf_type(self, what, lv[0])
@@ -174,9 +179,13 @@ class ControlFlowMixin:
                 t = join_types(self, what, t, leaf_type(self, what, x))
             specs.append(len(types))
             types.append(t)
+            # A dead path hands on the array the live ones update in place, rather than a
+            # placeholder: lowering then keeps the result in that array's buffer.
+            spare = old[i] if type_of(old[i]) == t and all(
+                updates_in_place(x, old[i]) for x in lv) else DONTCARE
             for k, x in enumerate(leaves):
-                yields[k].append((x, t))
-        return ("struct", flat[[f is not None for f in flat].index(True)][0], specs)
+                yields[k].append((spare if x is DONTCARE else x, t))
+        return ("struct", struct, specs)
 
     def select(self, cond, then_thunk, else_thunk):
         """The value of ``then_thunk()`` if ``cond`` else ``else_thunk()``, evaluating only
@@ -475,14 +484,16 @@ class ControlFlowMixin:
         linked = {}  # name -> the paths into its value of the slots the body makes again
         for n, _, _ in kept:
             linked.setdefault(name_of(n), set()).add(() if isinstance(n, str) else n[1])
+        observed = self.kept_on_return([end])  # the caller's buffers, also once returned
         late = [n for n in sorted(end.names) if n not in carried and (
             (is_special(n) and n not in FLAGS and RETURNED in carried)
-            or (not end.returned and not is_special(n) and n in incoming
+            or ((not end.returned or n in observed) and not is_special(n) and n in incoming
                 and not isinstance(incoming[n], Undefined)  # assigned in the body
                 and not same_but(end.names[n], incoming[n], linked.get(n, ()))))]
         # changed by a mutation or callee, not only in slots made again from their base
         for n in carried + late:
-            v = incoming[n] if end.returned and not is_special(n) else end.names.get(n, MISSING)
+            dead = end.returned and not is_special(n) and n not in observed
+            v = incoming[n] if dead else end.names.get(n, MISSING)
             if n in late and n in incoming:
                 v = resolve(end, v)
             if isinstance(v, Undefined):
@@ -616,12 +627,25 @@ def _always_true(test) -> bool:
     return isinstance(test, ast.Constant) and bool(test.value)
 
 
-def _contribution(name, value, scope: Scope):
-    if scope.returned and not is_special(name):
+def _contribution(name, value, scope: Scope, kept: bool = False):
+    """What the path ``scope`` gives the merge of ``name``: DONTCARE where it is dead (a local
+    on a path that returned, unless ``kept``, see ``kept_on_return``)."""
+    if scope.returned and not (is_special(name) or kept):
         return DONTCARE
     if value is MISSING and (scope.terminated or is_special(name)):
         return DONTCARE
     return resolve(scope, value)
+
+
+def _leaves_before(before: Scope, name, struct, n: int) -> list:
+    """The ``n`` leaves of ``name``'s value in ``before`` laid out as ``struct``; all
+    ``DONTCARE`` where it has none or another structure."""
+    v = before.names.get(name, MISSING) if name is not None else MISSING
+    if v is not MISSING and not isinstance(v, Undefined):
+        s, leaves = flatten(resolve(before, v))
+        if s == struct:
+            return leaves
+    return [DONTCARE] * n
 
 
 def _realize(plan, results):

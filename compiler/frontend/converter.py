@@ -18,7 +18,7 @@ from .control_flow import ControlFlowMixin
 from .expressions import ExpressionMixin
 from .globals import GLOBAL, GlobalsMixin, NewGlobal, declared_globals, slot_types
 from .holders import slots, text
-from .mutation import EXIT, MutationMixin, stored_bases
+from .mutation import MutationMixin, stored_bases
 from .ops import cast, materialize
 from .scope import BROKE, CONTINUED, RETURNED, RETVAL, Frame, Scope
 from .statements import StatementMixin
@@ -141,7 +141,7 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
             for p, arg in frame.tracked.items():
                 if p.startswith(GLOBAL):
                     continue
-                final = self.scope.get(EXIT + p)
+                final = self.exit_value(p)
                 if final is not None and final is not arg:
                     self.emit_op(np_dialect.WriteBackOp, [arg, materialize(self, final)])
             self.emit_op(func.ReturnOp, results)
@@ -256,9 +256,9 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
                     self.scope[text(slot)] = v
             for n in list(self.scope.names):
                 if _is_array(self.scope[n]) or n.startswith(GLOBAL):
-                    self.track(n)
+                    self.track(n, snapshot=n.startswith(GLOBAL))
             value = self.run_body(frame.node)
-            exits = [(n, v, self.scope.get(EXIT + n)) for n, v in frame.tracked.items()]
+            exits = [(n, v, self.exit_value(n)) for n, v in frame.tracked.items()]
         finally:
             self.frames.pop()
         for name, old, new in exits:

@@ -74,7 +74,7 @@ class GlobalsMixin:
         """Bind the hidden arguments of the slots in the compiled function."""
         for k, arg in enumerate(args):
             self.scope[f"{GLOBAL}{k}"] = arg
-            self.track(f"{GLOBAL}{k}")
+            self.track(f"{GLOBAL}{k}", snapshot=True)
 
     def global_slot(self, name: str):
         """The hidden name of global ``name`` of this frame's module when the compiled code

@@ -6,8 +6,11 @@ aliases) and, for a view made by basic indexing (``v = x[1:]``), the array it vi
 function tracks the buffers its caller can observe (array parameters, and for a nested
 function the arrays of the enclosing one it writes into): the hidden name ``%in:p`` holds
 ``Alias(p)`` while ``p`` still names the caller's buffer, else that buffer's last value.
-Every ``return`` records their values in ``%exit:p``; an inlined function's caller then sees
-the updates (copy-out), and the compiled function writes them back with ``np.write_back``.
+A path that returned keeps the names holding them (its other locals are dead), so their
+values after the body are the ones the caller sees (``exit_value``); a global, which may be
+rebound to a value of any type, instead has its value recorded in ``%exit:p`` at every
+``return``. An inlined function's caller then sees the updates (copy-out), and the compiled
+function writes them back with ``np.write_back``.
 Where control flow decides at run time whether ``p`` still names the caller's buffer (``p``
 rebound on one path of a branch, or inside a loop), the bool ``%live:p`` says whether it does
 and ``%in:p`` is kept up to date on every write into ``p`` while it does.
@@ -28,6 +31,8 @@ import numpy as np
 
 from .. import types as T
 from ..dialects import np as npd
+from ..dialects import np_data as nd
+from ..dialects import scf
 from ..ir.core import OpResult, Value
 from .holders import get, name_of, put, slots, sort_key, text
 from .indexing import assign_advanced, basic_index, index_items, subscript
@@ -70,15 +75,44 @@ def stored_bases(nodes) -> set:
 class MutationMixin:
     """Array updates for ``Converter``."""
 
-    def track(self, name: str) -> None:
-        """Make ``name`` (bound in the current scope) an observable buffer of this frame."""
+    def track(self, name: str, snapshot: bool = False) -> None:
+        """Make ``name`` (bound in the current scope) an observable buffer of this frame.
+        With ``snapshot`` (a global, which assignments rebind to values of any type) each
+        ``return`` records its value in ``%exit:name``; otherwise paths that returned keep
+        the names holding the buffer (``kept_on_return``) and ``exit_value`` reads them."""
         self.frame.tracked[name] = self.scope[name]
         self.scope[IN + name] = Alias(name)
+        if snapshot:
+            self.frame.snapshots.add(name)
 
     def record_exit(self) -> None:
-        """At a ``return``: the values of the tracked buffers, as the caller will see them."""
+        """At a ``return``: the values of the snapshot buffers, as the caller will see them."""
         for name in self.frame.tracked:
-            self.scope[EXIT + name] = resolve(self.scope, self.scope[IN + name])
+            if name in self.frame.snapshots:
+                self.scope[EXIT + name] = resolve(self.scope, self.scope[IN + name])
+
+    def exit_value(self, name: str):
+        """The value the caller sees in the tracked buffer ``name`` once the frame's body
+        has run (every path returned); None for a snapshot no ``return`` recorded."""
+        if name in self.frame.snapshots:
+            return self.scope.get(EXIT + name)
+        return resolve(self.scope, self.scope[IN + name])
+
+    def kept_on_return(self, paths) -> set:
+        """The names a path that returned keeps when the scopes ``paths`` merge (a branch's
+        paths, or a loop body's end), where its other locals are dead: ``%in:p`` of each
+        tracked buffer ``p`` without snapshot, and ``p`` itself where ``%in:p`` is
+        ``Alias(p)`` on all of ``paths`` (``p`` holds the caller's buffer on each, so its
+        type agrees). A loop or branch then carries the buffer once, not once more as its
+        value at the ``return``, and lowering updates it in place."""
+        out = set()
+        for name in self.frame.tracked:
+            if name in self.frame.snapshots:
+                continue
+            out.add(IN + name)
+            if all(isinstance(s.names.get(IN + name), Alias) for s in paths):
+                out.add(name)
+        return out
 
     def before_rebind(self, name: str) -> None:
         """``name`` is about to be bound to a new value: a tracked buffer stops following it."""
@@ -464,6 +498,31 @@ class MutationMixin:
 
 MAY = "may"  # a link on some paths only (``iteration_links``)
 _VIEWS = (npd.SubscriptOp, npd.TransposeOp, npd.ReshapeOp, npd.BroadcastToOp)
+_UPDATES = (npd.SetItemOp, nd.ScatterOp, nd.MaskAssignOp)
+
+
+def updates_in_place(v, base) -> bool:
+    """Whether the array ``v`` is ``base`` changed only by element writes, and by branches
+    and loops that hand on such writes on every path: the updates lowering keeps in
+    ``base``'s buffer (``lowering.in_place``)."""
+    while v is not base:
+        op = v.op if isinstance(v, OpResult) else None
+        if isinstance(op, _UPDATES):
+            v = op.operands[0]
+        elif isinstance(op, scf.IfOp):
+            return all(updates_in_place(b.terminator.operands[v.index], base)
+                       for b in (op.then_block, op.else_block))
+        elif isinstance(op, scf.ForOp) and updates_in_place(
+                op.body.terminator.operands[v.index], op.body.args[v.index + 1]):
+            v = op.operands[v.index + 3]
+        elif isinstance(op, scf.WhileOp) and all(
+                updates_in_place(ys[v.index], args[v.index]) for args, ys in (
+                    (op.before.args, op.before.terminator.operands[1:]),
+                    (op.after.args, op.after.terminator.operands))):
+            v = op.operands[v.index]
+        else:
+            return False
+    return True
 
 
 def _linkable(scope, slot, v, tracked: bool = False) -> bool:

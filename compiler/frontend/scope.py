@@ -85,6 +85,7 @@ class Frame:
         self.node = node if node is not None else self.source.node
         self.scope = scope
         self.tracked: dict = {}
+        self.snapshots: set = set()  # tracked names whose value each ``return`` records
         self.declared: set = set()  # names its body declares ``global``
         self.return_loc = None  # the last ``return`` value converted, for result errors
         self.key = fn  # what recursion is counted by: the function or the nested def's AST

@@ -225,6 +225,14 @@ def clip_loop(a, hi):
             a[i] = hi
 
 
+def early_return_loop(a, t):
+    for i in range(a.shape[0]):
+        a[i] = a[i] * 2.0
+        if a[i] > t:
+            return i
+    return -1
+
+
 def not_a_function():
     return None
 
