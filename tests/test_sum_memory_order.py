@@ -54,6 +54,18 @@ def sum1(y):
     return y.sum(1)
 
 
+def row_sum(x):
+    return x.sum(1)
+
+
+def t_row_sum(x):
+    return x.T.sum(1)
+
+
+def row_sum_keepdims(x):
+    return np.sum(x, axis=-1, keepdims=True)
+
+
 def moved_sum1(y):
     return y.transpose(2, 0, 1).sum(1)
 
@@ -100,6 +112,17 @@ CASES = {
                    lambda x: x, 0, "pairwise"),
     "C keepdims": (sum0_keepdims, lambda r, n, d: data(r, (n, KEPT), d), lambda x: x, 0,
                    "sequential"),
+    # The last axis: pairwise when it has the smallest stride, else (a column-major matrix)
+    # NumPy's inner loop runs down the columns and each row adds one element at a time.
+    "C x.sum(1)": (row_sum, lambda r, n, d: data(r, (KEPT, n), d), lambda x: x, 1, "pairwise"),
+    "F x.sum(1)": (row_sum, lambda r, n, d: np.asfortranarray(data(r, (KEPT, n), d)),
+                   lambda x: x, 1, "sequential"),
+    "x.T.sum(1)": (t_row_sum, lambda r, n, d: data(r, (n, KEPT), d), lambda x: x.T, 1,
+                   "sequential"),
+    "F keepdims sum(-1)": (row_sum_keepdims, lambda r, n, d: np.asfortranarray(
+        data(r, (KEPT, n), d)), lambda x: x, 1, "sequential"),
+    "F x[::2].sum(1)": (row_sum, lambda r, n, d: np.asfortranarray(data(r, (2 * KEPT, n), d))
+                        [::2], lambda x: x, 1, "sequential"),
     "x[::2].T.sum(0)": (every_other_t_sum0, lambda r, n, d: data(r, (2 * KEPT, n), d),
                         lambda x: x[::2].T, 0, "pairwise"),
     "x[:, ::-1].T.sum(0)": (flipped_t_sum0, lambda r, n, d: data(r, (KEPT, n), d),
@@ -188,6 +211,7 @@ def test_sums_follow_numpys_order(name, dtype, n):
 @pytest.mark.parametrize("n", [1, 9, 128, 1000])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("name", ["x.T.sum(0)", "F x.sum(0)", "C x.sum(0)", "F keepdims",
+                                  "F x.sum(1)", "x.T.sum(1)",
                                   "y.transpose(2, 0, 1).sum(1)", "y.transpose(2, 0, 1).sum(0)"])
 def test_special_values(name, dtype, n):
     """NaN, infinities and zeros of both signs anywhere; static shapes."""
@@ -237,6 +261,8 @@ LAYOUTS = {
     "x[::2].T.sum(0)": (every_other_t_sum0, lambda n, k, d: np.zeros((2 * k, n), d),
                         lambda x: x[::2].T),
     "F keepdims": (sum0_keepdims, lambda n, k, d: np.zeros((n, k), d, order="F"), lambda x: x),
+    "F x.sum(1)": (row_sum, lambda n, k, d: np.zeros((k, n), d, order="F"), lambda x: x.T),
+    "x.T.sum(1)": (t_row_sum, lambda n, k, d: np.zeros((n, k), d), lambda x: x),
 }
 
 
@@ -251,7 +277,8 @@ def test_layouts_and_values(n, kept, dtype, name, data_):
                                  min_size=x.size, max_size=x.size))
     x[...] = np.array(values, dtype=dtype).reshape(x.shape)
     # NumPy drops a kept axis of size 1: the reduced axis is then its inner loop
-    order = "sequential" if name == "C x.sum(0)" and kept > 1 else "pairwise"
+    sequential = ("C x.sum(0)", "F x.sum(1)", "x.T.sum(1)")
+    order = "sequential" if name in sequential and kept > 1 else "pairwise"
     assert_sum(dynamic(fn, dtype, x.ndim)(x), numpy(fn, x), view(x), 0, order)
 
 

@@ -14,7 +14,10 @@ is not innermost in memory. NumPy's iterator puts the axis of smallest stride in
 though, and sums an inner-loop reduction pairwise, so a float sum over one axis that has the
 smallest stride (``x.T.sum(0)`` of a C-ordered ``x``, ``x.sum(0)`` of a Fortran-ordered one)
 is reduced per output element too; the strides of the input's view (``Expr.strides``)
-decide, at run time when only then known (``_innermost_in_memory``). Float sums add blocks
+decide, at run time when only then known (``_innermost_in_memory``). The same rule turns a
+float sum over a last axis that is not innermost (``x.sum(1)`` of a Fortran-ordered matrix,
+``x.T.sum(1)``) into the accumulating nest, run down the columns for a matrix, which is
+NumPy's order and reads memory contiguously. Float sums add blocks
 of 128 elements in 8 partial sums combined pairwise (NumPy's pairwise base case, so up to 128
 elements add in NumPy's order; the partial sums stay in one vector register,
 ``grafo.lanes``) and accumulate the block sums with Kahan compensation, which is at least as
@@ -265,27 +268,39 @@ def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
             em.store(v, buf, out_index(kidx))
         em.nest([x.shape[k] for k in kept], point, parallel=True, work=red_shape)
 
-    def into_output():
+    def into_output(order=tuple(range(x.rank))):
+        """``order``: the nest's axes of ``x``, outermost first (each output element still
+        adds along the reduced axes in increasing order)."""
         combine, ident = monoid(em, kind, t)
         em.nest(out_shape, lambda idx: em.store(ident, buf, idx), parallel=True)
         pre = (lambda v: S.truthy(em, x.element, v)) if kind in ("any", "all") else (lambda v: v)
 
-        def accumulate(idx):
+        def accumulate(nidx):
+            idx = [None] * x.rank
+            for k, i in zip(order, nidx, strict=True):
+                idx[k] = i
             dst = out_index(tuple(idx[k] for k in kept))
-            em.store(combine(em.load(buf, dst), pre(x.load(idx))), buf, dst)
-        em.nest(x.shape, accumulate, parallel=0 in kept, version=True)
+            em.store(combine(em.load(buf, dst), pre(x.load(tuple(idx)))), buf, dst)
+        em.nest([x.shape[k] for k in order], accumulate, parallel=order[0] in kept,
+                version=True)
 
-    if axes[-1] == x.rank - 1:
-        pairwise = True
-    elif kind == "sum" and T.is_float(t) and len(axes) == 1:
-        pairwise = _innermost_in_memory(em, x, axes[0], kept)
-    else:   # order-independent (max, integer sums) or over several axes
-        pairwise = False
+    last = axes[-1] == x.rank - 1
+    if kind == "sum" and T.is_float(t) and len(axes) == 1 and not (last and _unit_last(x)):
+        pairwise = _innermost_in_memory(em, x, axes[0], kept) if x.strides else last
+    else:   # a contiguous row, order-independent (max, integer sums) or several axes
+        pairwise = last
     if isinstance(pairwise, bool):
         (per_element if pairwise else into_output)()
+    elif last and x.rank == 2:   # a row sum of a column-major matrix: read it down columns
+        em.if_(pairwise, per_element, lambda: into_output((1, 0)))
     else:
         em.if_(pairwise, per_element, into_output)
     return lw.own(op.result, buf, t, out_shape)
+
+
+def _unit_last(x: Expr) -> bool:
+    """Whether ``x``'s last axis is known contiguous (stride 1), hence innermost in memory."""
+    return x.strides is None or (isinstance(x.strides[-1], int) and x.strides[-1] == 1)
 
 
 def _innermost_in_memory(em: Emitter, x: Expr, axis: int, kept) -> bool | Value:
