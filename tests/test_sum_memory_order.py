@@ -66,6 +66,26 @@ def row_sum_keepdims(x):
     return np.sum(x, axis=-1, keepdims=True)
 
 
+def scaled_t_sum0(x):
+    return (x.T * 2).sum(0)
+
+
+def scaled_row_sum(x):
+    return (x * 2).sum(1)
+
+
+def copied_t_sum0(x):
+    return x.T.copy().sum(0)
+
+
+def np_copied_t_sum0(x):
+    return np.copy(x.T).sum(0)
+
+
+def nansum0(x):
+    return np.nansum(x, axis=0)
+
+
 def moved_sum1(y):
     return y.transpose(2, 0, 1).sum(1)
 
@@ -123,6 +143,18 @@ CASES = {
         data(r, (KEPT, n), d)), lambda x: x, 1, "sequential"),
     "F x[::2].sum(1)": (row_sum, lambda r, n, d: np.asfortranarray(data(r, (2 * KEPT, n), d))
                         [::2], lambda x: x, 1, "sequential"),
+    # Computed arrays: a ufunc's result has its operands' memory order (NumPy's order "K"),
+    # ndarray.copy() C order, np.copy its argument's order.
+    "(x.T * 2).sum(0)": (scaled_t_sum0, lambda r, n, d: data(r, (KEPT, n), d),
+                         lambda x: x.T * 2, 0, "pairwise"),
+    "F (x * 2).sum(1)": (scaled_row_sum, lambda r, n, d: np.asfortranarray(data(r, (KEPT, n), d)),
+                         lambda x: x * 2, 1, "sequential"),
+    "x.T.copy().sum(0)": (copied_t_sum0, lambda r, n, d: data(r, (KEPT, n), d),
+                          lambda x: x.T, 0, "sequential"),
+    "np.copy(x.T).sum(0)": (np_copied_t_sum0, lambda r, n, d: data(r, (KEPT, n), d),
+                            lambda x: x.T, 0, "pairwise"),
+    "F np.nansum(x, 0)": (nansum0, lambda r, n, d: np.asfortranarray(data(r, (n, KEPT), d)),
+                          lambda x: x, 0, "pairwise"),
     "x[::2].T.sum(0)": (every_other_t_sum0, lambda r, n, d: data(r, (2 * KEPT, n), d),
                         lambda x: x[::2].T, 0, "pairwise"),
     "x[:, ::-1].T.sum(0)": (flipped_t_sum0, lambda r, n, d: data(r, (KEPT, n), d),

@@ -386,9 +386,13 @@ def astype(cx, x, dtype):
     return copy(cx, out) if out is x else out
 
 
-def copy(cx, x):
-    """A new array equal to ``x`` (a new value, so writes into it leave ``x`` alone)."""
+def copy(cx, x, order="C"):
+    """A new array equal to ``x`` (a new value, so writes into it leave ``x`` alone).
+    ``order``: NumPy's memory order of the copy, "C" for ``ndarray.copy`` (recorded on the op,
+    since the order of a later float sum depends on it, see ``lowering/reduction.py``), "K"
+    (``x``'s own) for ``np.copy``."""
     x = materialize(cx, x)
     if not isinstance(x.type, T.TensorType):
         return x
-    return cx.emit(npd.AsTypeOp, [x], types=[x.type])
+    attrs = {"order": StringAttr("C")} if order == "C" and x.type.rank > 1 else {}
+    return cx.emit(npd.AsTypeOp, [x], attrs, types=[x.type])

@@ -329,8 +329,8 @@ def gather(cx, a: Value, indices, axis: int) -> Value:
 
 
 def copy(cx, a, order=None):
-    """``np.copy``: a new array value."""
-    return A.copy(cx, a)
+    """``np.copy``: a new array value, in ``a``'s memory order (NumPy's default "K")."""
+    return A.copy(cx, a, order="K")
 
 
 def empty_like(cx, a, dtype=None):

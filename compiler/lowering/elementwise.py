@@ -25,7 +25,20 @@ def fused_map(lw: Lowerer, op, fn, cost: int) -> Expr:
     readers = [broadcast(em, e, shape) for e in ins]
     return Expr(shape, T.element_type(op.result.type),
                 lambda idx: fn(*[r.load(idx) for r in readers]),
-                cost + sum(r.cost for r in readers))
+                cost + sum(r.cost for r in readers), strides=_common_layout(ins, len(shape)))
+
+
+def _common_layout(ins, rank: int):
+    """The strides whose memory order NumPy gives a ufunc's result (order "K": that of its
+    operands): those of the operands of ``rank`` dims when they all have the same known
+    strides and every other operand is a scalar; else None (C order, or not modelled)."""
+    arrays = [e for e in ins if e.rank]
+    if not arrays or any(e.rank != rank or e.strides is None for e in arrays):
+        return None
+    first = arrays[0].strides
+    same = all(all(a is b or (isinstance(a, int) and a == b) for a, b in zip(
+        e.strides, first, strict=True)) for e in arrays[1:])
+    return first if same else None
 
 
 def _elementwise_rule(kind: str):
@@ -57,7 +70,10 @@ def lower_astype(lw: Lowerer, op):
     src, dst = T.element_type(op.operands[0].type), T.element_type(op.result.type)
     if not isinstance(op.result.type, T.TensorType):
         return [S.astype(lw.em, src, dst, lw.scalar(op.operands[0]))]
-    return [fused_map(lw, op, lambda x: S.astype(lw.em, src, dst, x), 1)]
+    e = fused_map(lw, op, lambda x: S.astype(lw.em, src, dst, x), 1)
+    if "order" in op.attributes:   # a C-ordered copy (``ndarray.copy``)
+        e.strides = None
+    return [e]
 
 
 @rule(npd.ConstantOp)

@@ -111,8 +111,9 @@ def same_operands(op: Operation):
 
 def identity_cast(op: Operation):
     """An op whose single operand already has the result type (``astype`` to the same
-    dtype, ``reshape``/``broadcast_to`` to the same static shape) is that operand."""
-    if len(op.operands) != 1:
+    dtype, ``reshape``/``broadcast_to`` to the same static shape) is that operand; not a
+    copy into a given memory ``order`` (``ndarray.copy``), whose layout a float sum reads."""
+    if len(op.operands) != 1 or "order" in op.attributes:
         return None
     x = op.operands[0]
     return x if x.type == op.result.type else None
