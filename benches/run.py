@@ -8,8 +8,9 @@ float32), matmul 64/256/1024 float32, a 2-D stencil (2000 x 2000 float32), expli
 dot-product loop over 10^6 float64, a 200 x 100 Mandelbrot, a triad loop writing into an
 argument, ``a[i] = b[i] + s * c[i]`` on 10^7 float64), and compile latency (first call
 in a fresh process, grafo vs Numba). Each time is the median, min and max over repeats of the
-per-call time after three warm-up calls, one library after the other (alternating libraries
-call by call would time each one while the previous one's worker threads still spin).
+per-call time; the libraries take turns in three rounds, each turn several calls long after a
+half-second pause and warm-up calls (alternating libraries call by call would time each one
+while the previous one's worker threads still spin, see ``_measure``).
 
 The suite runs once per thread count of ``--threads`` (default: every CPU, then 1), each in a
 fresh process with ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS`` set to
@@ -44,6 +45,9 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROUNDS = 3
+SETTLE = 0.5   # seconds
+WARM_UP = 0.05   # seconds
 
 
 def _set_threads(n: int) -> None:
@@ -61,28 +65,42 @@ def _timeit(fn, args, repeat: int, number: int = 1) -> dict:
 
 
 def _measure(fns: dict, args, repeat: int, number: int = 1) -> dict:
-    """{name: {"median", "min", "max"}} per-call seconds of each ``fns[name](*args)``, one
-    library after the other: three warm-up calls (the previous library's worker threads,
-    OpenBLAS's in particular, keep spinning for a while after its last call), then
-    ``repeat`` samples of ``number`` calls. A function that raises is reported as
-    {"error": ...}."""
-    out = {}
-    for name, fn in fns.items():
-        try:
-            for _ in range(3):
-                fn(*args)
-        except Exception as e:  # a backend that cannot compile or run a case is reported
-            out[name] = {"error": f"{type(e).__name__}: {str(e)[:120]}"}
-            continue
-        samples = []
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            for _ in range(number):
-                fn(*args)
-            samples.append((time.perf_counter() - t0) / number)
-        out[name] = {"median": statistics.median(samples), "min": min(samples),
-                     "max": max(samples)}
-    return out
+    """{name: {"median", "min", "max"}} per-call seconds of each ``fns[name](*args)``.
+
+    The libraries take turns in ``ROUNDS`` rounds, the order rotated each round: this
+    machine's speed drifts over seconds (shared host), and taking turns gives every library
+    the same share of fast and slow periods, and none always follows the same neighbour. A
+    turn starts with a pause of ``SETTLE`` seconds (the previous library's worker threads,
+    OpenBLAS's and XLA's in particular, keep spinning on the cores for a while after its last
+    call) and warm-up calls for ``WARM_UP`` seconds (at least three), then takes
+    ``ceil(repeat / ROUNDS)`` samples of ``number`` calls; the statistics pool every round's
+    samples. A function that raises is reported as {"error": ...}."""
+    samples = {name: [] for name in fns}
+    errors = {}
+    per_round = max(2, -(-repeat // ROUNDS))
+    names = list(fns)
+    for r in range(ROUNDS):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            if name in errors:
+                continue
+            fn = fns[name]
+            time.sleep(SETTLE)
+            try:
+                start, calls = time.perf_counter(), 0
+                while calls < 3 or time.perf_counter() - start < WARM_UP:
+                    fn(*args)
+                    calls += 1
+            except Exception as e:  # a backend that cannot compile or run a case is reported
+                errors[name] = {"error": f"{type(e).__name__}: {str(e)[:120]}"}
+                continue
+            for _ in range(per_round):
+                t0 = time.perf_counter()
+                for _ in range(number):
+                    fn(*args)
+                samples[name].append((time.perf_counter() - t0) / number)
+    return {name: errors.get(name) or {"median": statistics.median(samples[name]),
+                                       "min": min(samples[name]), "max": max(samples[name])}
+            for name in names}
 
 
 def _backends():
