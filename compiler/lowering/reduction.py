@@ -289,12 +289,12 @@ def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
         pairwise = _innermost_in_memory(em, x, axes[0], kept) if x.strides else last
     else:   # a contiguous row, order-independent (max, integer sums) or several axes
         pairwise = last
+    # the other order of a last-axis sum: a column-major matrix, read down its columns
+    accumulate = (lambda: into_output((1, 0))) if last and x.rank == 2 else into_output
     if isinstance(pairwise, bool):
-        (per_element if pairwise else into_output)()
-    elif last and x.rank == 2:   # a row sum of a column-major matrix: read it down columns
-        em.if_(pairwise, per_element, lambda: into_output((1, 0)))
+        (per_element if pairwise else accumulate)()
     else:
-        em.if_(pairwise, per_element, into_output)
+        em.if_(pairwise, per_element, accumulate)
     return lw.own(op.result, buf, t, out_shape)
 
 
