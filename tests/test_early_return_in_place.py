@@ -4,6 +4,7 @@ caller sees the argument as eager Python leaves it (only the iterations before t
 ran) and the returned value is eager Python's, for a return in the first, a middle or no
 iteration."""
 
+import copy
 import re
 
 import numpy as np
@@ -238,3 +239,43 @@ def test_early_exit_allocates_no_more_per_iteration(fn, signature, without):
 def test_allocs_in_loops_sees_a_copy_per_iteration():
     ir = _loops_ir(rebind_then_return, "f64[?], f64")
     assert _allocs_in_loops(ir) > 0
+
+
+def return_array_over(a, t):
+    for i in range(a.shape[0]):
+        a[i] = a[i] * 2.0
+        if a[i] > t:
+            return a
+    return a
+
+
+def return_other_over(a, b, t):
+    for i in range(a.shape[0]):
+        if a[i] > t:
+            return b
+    return a
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 100_000])
+def test_returning_an_array_from_the_loop_matches_eager(n):
+    """One call each (the eager result is the argument itself, which a second call of the
+    harness would change; the compiled result is a new array with its values)."""
+    for t in _thresholds(n):
+        for fn, args in ((return_array_over, (np.arange(float(n)),)),
+                         (return_other_over, (np.arange(float(n)), -np.arange(float(n))))):
+            eager, compiled = copy.deepcopy(args), copy.deepcopy(args)
+            want = fn(*eager, np.float64(t))
+            got = compiler.function(fn)(*compiled, np.float64(t))
+            np.testing.assert_array_equal(got, want)
+            assert got.dtype == want.dtype
+            for g, w in zip(compiled, eager, strict=True):
+                np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("fn, signature", [(return_array_over, "f64[?], f64"),
+                                           (return_other_over, "f64[?], f64[?], f64")])
+def test_returned_array_is_carried_without_a_copy_per_iteration(fn, signature):
+    """The loop carries the returned array; it is copied once, in the iteration that returns,
+    and handed on unchanged in the iterations after (an scf.if branch passing on a buffer it
+    owns lends it, ``lowering/control_flow.py``), so the loop stays linear."""
+    assert _allocs_in_loops(_loops_ir(fn, signature)) == 1

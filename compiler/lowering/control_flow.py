@@ -4,7 +4,9 @@ values, and of function signatures and ``func.return``.
 Tensors crossing a region boundary are contiguous buffers (``memref<...>`` of the tensor's
 shape) owned by whoever receives them: yields and returns hand on a value's own fresh buffer
 when the region may (see ``Lowerer.take``), else a copy; a loop body frees the carried
-buffers it does not pass on. Scalars cross as their lowered type.
+buffers it does not pass on. A fresh buffer that an ``scf.if`` branch yields and nothing
+after the ``if`` reads is lent to both branches (``_lend``): one hands it on, the other frees
+it, so passing a value on unchanged costs no copy. Scalars cross as their lowered type.
 
 A tensor that a region op updates in place (``in_place.region_homes``: an argument written
 by a loop, ``a[i] = ...`` under ``if``) does not cross at all: its initial value, block
@@ -78,12 +80,16 @@ def _enter(lw: Lowerer, src_args, dst_args, homes=None) -> None:
 
 
 def _region(lw: Lowerer, src, dst, terminator, types, args=(), dst_args=(), homes=None,
-            arg_homes=None) -> None:
+            arg_homes=None, lent=None) -> None:
     """Lower block ``src`` into ``dst``, ending it with ``terminator`` on the handed-on
     values of ``types`` (``scf.condition`` keeps its leading i1 condition); ``homes`` and
-    ``arg_homes``: the in-place positions of the handed-on values and of ``args``."""
+    ``arg_homes``: the in-place positions of the handed-on values and of ``args``;
+    ``lent``: ``{value: buffer}`` the region owns as the values' fresh buffers."""
     with lw.em.b.at_end(dst):
         _enter(lw, args, dst_args, arg_homes)
+        for value, buf in (lent or {}).items():
+            lw.scopes[-1].owned.append(buf)
+            lw.scopes[-1].fresh[value] = buf
         term = lw.lower_ops(src)
         values = list(term.operands)
         head = []
@@ -131,11 +137,44 @@ def lower_if(lw: Lowerer, op):
     types = _kept([buffer_type(r.type) for r in op.results], homes)
     new = scf.IfOp.create(lw.scalar(op.operands[0]), types)
     lw.em.b.insert(new)
+    lent = _lend(lw, op, homes)
     for src, dst in zip(op.regions, new.regions, strict=True):
-        _region(lw, src.block, dst.block, scf.YieldOp, types, homes=homes)
+        _region(lw, src.block, dst.block, scf.YieldOp, types, homes=homes, lent=lent)
     for v in [v for v, b in lw.homes.items() if any(b is x for x in lent)]:
         del lw.homes[v]
     return _results(lw, op, new, homes)
+
+
+def _lend(lw: Lowerer, op, homes) -> dict:
+    """``{value: buffer}``: the fresh buffers of the current scope that a branch of ``op``
+    yields and that nothing after ``op`` reads. Each branch then owns the buffer: one that
+    yields the value hands it on, the other frees it, so a value passed on unchanged (a
+    loop's carried array on the path that already returned) is not copied."""
+    scope = lw.scopes[-1]
+    held = {v for v, _ in homes.values()}
+    order = {o: k for k, o in enumerate(op.parent.ops)}
+    lent = {}
+    for block in (op.then_block, op.else_block):
+        for v in block.terminator.operands:
+            buf = scope.fresh.get(v)
+            if (buf is not None and buf in scope.owned and v not in held and v not in lent
+                    and all(b is not buf for b in lw.homes.values())
+                    and not any(_after(op, u.owner, order) for u in v.uses)):
+                lent[v] = buf
+    for v, buf in lent.items():
+        scope.owned.remove(buf)
+        del scope.fresh[v]
+    return lent
+
+
+def _after(op, user, order: dict) -> bool:
+    """Whether ``user`` runs after ``op`` in ``op``'s block (``order``: that block's op
+    positions): it is, or is nested in, a later op there. A user outside the block is in a
+    branch that excludes it (the current scope owns only buffers made in this block or lent
+    to it by an enclosing ``scf.if`` whose later users were checked the same way)."""
+    while user is not None and user not in order:
+        user = user.parent_op()
+    return user is not None and order[user] > order[op]
 
 
 def _inits(lw: Lowerer, values, homes) -> list:

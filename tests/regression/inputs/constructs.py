@@ -233,6 +233,13 @@ def early_return_loop(a, t):
     return -1
 
 
+def return_array_loop(a, t):
+    for i in range(a.shape[0]):
+        if a[i] > t:
+            return a
+    return a
+
+
 def not_a_function():
     return None
 
