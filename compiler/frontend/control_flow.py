@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import types as T
 from ..dialects import scf
+from ..dialects.updates import updates_in_place
 from ..errors import CompileError
 from ..ir.core import Block
 from . import arrays as A
@@ -42,7 +43,7 @@ from .merge import (
     placeholder,
     unflatten,
 )
-from .mutation import IN, LIVE, Alias, resolve, updates_in_place
+from .mutation import IN, LIVE, Alias, resolve
 from .ops import apply_ufunc, cast, check, coerce, logical_not, truth
 from .scope import (
     BROKE,

@@ -31,8 +31,6 @@ import numpy as np
 
 from .. import types as T
 from ..dialects import np as npd
-from ..dialects import np_data as nd
-from ..dialects import scf
 from ..ir.core import OpResult, Value
 from .holders import get, name_of, put, slots, sort_key, text
 from .indexing import assign_advanced, basic_index, index_items, subscript
@@ -498,31 +496,6 @@ class MutationMixin:
 
 MAY = "may"  # a link on some paths only (``iteration_links``)
 _VIEWS = (npd.SubscriptOp, npd.TransposeOp, npd.ReshapeOp, npd.BroadcastToOp)
-_UPDATES = (npd.SetItemOp, nd.ScatterOp, nd.MaskAssignOp)
-
-
-def updates_in_place(v, base) -> bool:
-    """Whether the array ``v`` is ``base`` changed only by element writes, and by branches
-    and loops that hand on such writes on every path: the updates lowering keeps in
-    ``base``'s buffer (``lowering.in_place``)."""
-    while v is not base:
-        op = v.op if isinstance(v, OpResult) else None
-        if isinstance(op, _UPDATES):
-            v = op.operands[0]
-        elif isinstance(op, scf.IfOp):
-            return all(updates_in_place(b.terminator.operands[v.index], base)
-                       for b in (op.then_block, op.else_block))
-        elif isinstance(op, scf.ForOp) and updates_in_place(
-                op.body.terminator.operands[v.index], op.body.args[v.index + 1]):
-            v = op.operands[v.index + 3]
-        elif isinstance(op, scf.WhileOp) and all(
-                updates_in_place(ys[v.index], args[v.index]) for args, ys in (
-                    (op.before.args, op.before.terminator.operands[1:]),
-                    (op.after.args, op.after.terminator.operands))):
-            v = op.operands[v.index]
-        else:
-            return False
-    return True
 
 
 def _linkable(scope, slot, v, tracked: bool = False) -> bool:

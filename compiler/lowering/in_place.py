@@ -4,7 +4,7 @@ An update (``np.setitem``, ``np.scatter``, ``np.mask_assign``) writes its target
 when every other read of the target's old value is over (``reading``). A region op
 (``scf.for``, ``scf.while``, ``scf.if``) keeps a tensor in one buffer, for its initial value,
 block arguments, yielded values and result alike (``region_homes``), when the value it
-yields is its initial value updated in place (``_updates``: updates, and region results of
+yields is its initial value updated in place (``updates_in_place``: updates, and region results of
 the same kind, only; a loop that rebinds the name to another array is not one) and nothing
 reads the initial value after the op but through its result (MLIR's one-shot
 bufferization). The buffer is an argument's (the caller sees each write when it happens, so
@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from .. import types as T
 from ..dialects import np as npd
-from ..dialects import np_data as nd
 from ..dialects import scf
+from ..dialects.updates import UPDATES, carries_in_place, updates_in_place
 from ..ir.core import BlockArgument, Operation, Value
 from .index_expr import Expr, materialize
 from .lowerer import Lowerer, _inside_loop_below
-
-UPDATES = (npd.SetItemOp, nd.ScatterOp, nd.MaskAssignOp)
 
 
 def reading(lw: Lowerer, target: Value, op: Operation, buf: Value,
@@ -103,42 +101,6 @@ def _exclusive(a: Operation, b: Operation) -> bool:
     return False
 
 
-def _loop_blocks(op: Operation) -> tuple:
-    """The blocks whose arguments are ``op``'s carried values, and the terminators handing
-    each one the next value (``scf.while``: the condition's operands follow its flag)."""
-    if isinstance(op, scf.ForOp):
-        return ((op.body, op.body.args[1:], op.body.terminator.operands),)
-    cond = op.before.terminator.operands[1:]
-    return ((op.before, op.before.args, cond), (op.after, op.after.args,
-                                                 op.after.terminator.operands))
-
-
-def _updates(y: Value, root: Value) -> bool:
-    """Whether ``y`` is ``root`` changed only by updates and region ops that update it in
-    place themselves (the same array object in Python)."""
-    while y is not root:
-        if isinstance(y, BlockArgument):
-            return False
-        op, k = y.op, y.index
-        if isinstance(op, UPDATES):
-            y = op.operands[0]
-        elif isinstance(op, scf.IfOp):
-            return all(_updates(b.terminator.operands[k], root)
-                       for b in (op.then_block, op.else_block))
-        elif isinstance(op, (scf.ForOp, scf.WhileOp)) and _carries(op, k):
-            y = op.operands[k + 3 if isinstance(op, scf.ForOp) else k]
-        else:
-            return False
-    return True
-
-
-def _carries(op: Operation, k: int) -> bool:
-    """Whether loop ``op`` hands its ``k``-th carried value on updated in place."""
-    blocks = _loop_blocks(op)
-    return (all(len(args) == len(op.results) for _, args, _ in blocks)
-            and all(_updates(ys[k], args[k]) for _, args, ys in blocks))
-
-
 def _root(op: scf.IfOp, k: int) -> Value | None:
     """The value from outside ``op`` that its ``k``-th result updates, if any."""
     y = op.then_block.terminator.operands[k]
@@ -170,7 +132,7 @@ def region_homes(lw: Lowerer, op: Operation) -> dict:
             continue
         if isinstance(op, scf.IfOp):
             v = _root(op, k)
-            if v is None or not _updates(op.results[k], v):
+            if v is None or not updates_in_place(op.results[k], v):
                 continue
             buf = lw.homes.get(v)
             if buf is None and scope.fresh.get(v) in scope.owned:
@@ -179,7 +141,7 @@ def region_homes(lw: Lowerer, op: Operation) -> dict:
         else:
             index = k + 3 if isinstance(op, scf.ForOp) else k
             v, buf = op.operands[index], lw.homes.get(op.operands[index])
-            if not _carries(op, k):
+            if not carries_in_place(op, k):
                 continue
             want = ({index},)   # read once, as this initial value
         e = lw.vals.get(v)
