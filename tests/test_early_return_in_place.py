@@ -236,9 +236,17 @@ def test_early_exit_allocates_no_more_per_iteration(fn, signature, without):
     assert _allocs_in_loops(_loops_ir(fn, signature)) == want
 
 
-def test_allocs_in_loops_sees_a_copy_per_iteration():
-    ir = _loops_ir(rebind_then_return, "f64[?], f64")
-    assert _allocs_in_loops(ir) > 0
+def test_allocs_in_loops_counts_only_allocs_nested_in_loops():
+    ir = "\n".join([
+        '    %0 = "memref.alloc"() : () -> memref<4xf64>',
+        '    "scf.for"(%a, %b, %c) ({',
+        '      %1 = "memref.alloc"() : () -> memref<4xf64>',
+        '      "scf.if"(%f) ({',
+        '        %2 = "memref.alloc"() : () -> memref<4xf64>',
+        '      }) : (i1) -> ()',
+        '    }) : (index, index, index) -> ()',
+        '    %3 = "memref.alloc"() : () -> memref<4xf64>'])
+    assert _allocs_in_loops(ir) == 2
 
 
 def return_array_over(a, t):

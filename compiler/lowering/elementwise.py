@@ -25,10 +25,10 @@ def fused_map(lw: Lowerer, op, fn, cost: int) -> Expr:
     readers = [broadcast(em, e, shape) for e in ins]
     return Expr(shape, T.element_type(op.result.type),
                 lambda idx: fn(*[r.load(idx) for r in readers]),
-                cost + sum(r.cost for r in readers), strides=_common_layout(ins, len(shape)))
+                cost + sum(r.cost for r in readers), strides=_common_layout(em, ins, len(shape)))
 
 
-def _common_layout(ins, rank: int):
+def _common_layout(em, ins, rank: int):
     """The strides whose memory order NumPy gives a ufunc's result (order "K": that of its
     operands): those of the operands of ``rank`` dims when they all have the same known
     strides and every other operand is a scalar; else None (C order, or not modelled)."""
@@ -36,8 +36,8 @@ def _common_layout(ins, rank: int):
     if not arrays or any(e.rank != rank or e.strides is None for e in arrays):
         return None
     first = arrays[0].strides
-    same = all(all(a is b or (isinstance(a, int) and a == b) for a, b in zip(
-        e.strides, first, strict=True)) for e in arrays[1:])
+    same = all(em.cmp("eq", a, b) is True for e in arrays[1:]
+               for a, b in zip(e.strides, first, strict=True))
     return first if same else None
 
 

@@ -338,7 +338,7 @@ def _innermost_in_memory(em: Emitter, x: Expr, axis: int, kept) -> bool | Value:
 
 def _abs(em: Emitter, d):
     """``|d|`` of a dim."""
-    return em.pick(em.cmp("slt", d, 0), em.sub(0, d), d)
+    return em.max(d, em.sub(0, d))
 
 
 @rule(npd.ArgReduceOp)
