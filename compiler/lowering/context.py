@@ -237,7 +237,7 @@ class Emitter:
 
     # loops -----------------------------------------------------------------------------------
     def loop(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False,
-             work: int | None = None, version=False, lanes: int | None = None):
+             work: int | None = None, version=False, lanes: int | None = None, unroll=True):
         """``scf.for %i = lb to ub step step`` carrying ``inits``; ``body(i, *iters)`` returns
         the next iter values. Returns the loop's results. ``work`` (with ``parallel``): the
         elements one iteration processes, recorded as ``grafo.work`` for the backend's
@@ -245,13 +245,17 @@ class Emitter:
         for the broadcast selects whose index varies with ``i`` (loops ``body`` nests
         inside included). ``lanes``: ``inits`` are groups of that many same-typed scalars
         that the CPU backend keeps in one vector each (``grafo.lanes``, see
-        ``backend/llvm/rules/scf.py``); the values are the same."""
+        ``backend/llvm/rules/scf.py``); the values are the same. ``unroll=False`` marks the
+        loop ``grafo.no_unroll``: LLVM must not unroll it (a register-tiled body that
+        unrolled would need more registers than the CPU has, and spill)."""
         mark = len(self._reads)
 
         def emit():
             op = self._for(ub, body, inits, lb, step, parallel, work)
             if lanes:
                 op.attributes["grafo.lanes"] = IntegerAttr(lanes)
+            if not unroll:
+                op.attributes["grafo.no_unroll"] = UnitAttr()
             return op
 
         op = emit()

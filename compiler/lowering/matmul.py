@@ -20,8 +20,12 @@ k-loop carries the ``MR * NR`` accumulators as loop values, so LLVM's SLP vector
 each row of the tile into ``NR / lanes`` vector registers and the update into vector FMAs.
 Float tiles are 8 x 2 vectors (16 accumulators of AVX-512's 32 registers, one B load per 8
 FMAs), with 4-row tiles for 4 rows left under them; integer tiles stay 4 rows high to bound
-compile time. Accumulators start from zero in the first block of k and from the result in
-later ones, so the result is never zero-filled first. Rows and columns left over by the tiles
+compile time. The k-loop is marked ``grafo.no_unroll``: unrolled by two, its 8 row
+broadcasts per step no longer fit beside the accumulators, and the spills it then needs in
+the innermost loop cost up to a fifth of the time (more where the stack slots straddle cache
+lines, so the loss changed with the caller's stack alignment). Accumulators start from zero
+in the first block of k and from the result in later ones, so the result is never
+zero-filled first. Rows and columns left over by the tiles
 are done by an i-k-j loop nest. Floats accumulate with ``math.fma`` in k order (one rounding
 per step, like OpenBLAS), integers with wrapping mul + add.
 """
@@ -234,6 +238,6 @@ def _tile(em, buf, bidx, rows, cols, ks, packed, slot, a_at, mac) -> None:
         a = [a_at(bidx + (em.add(i0, i),), em.add(kc, k)) for i in range(mr)]
         b = [em.load(packed, slot(k, j0, j)) for j in range(nr)]
         return [mac(acc[i * nr + j], a[i], b[j]) for i in range(mr) for j in range(nr)]
-    acc = em.loop(kb, step, inits)
+    acc = em.loop(kb, step, inits, unroll=False)
     for v, c in zip(acc, cells, strict=True):
         em.store(v, buf, bidx + c)

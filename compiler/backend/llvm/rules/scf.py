@@ -15,6 +15,11 @@ loop on a run-time stride, so a lanes loop whose reads go along one dim of strid
 (the last for rows, the first for the columns of a Fortran-ordered array) is emitted twice:
 with those strides taken as 1 (contiguous: vector loads), chosen when they are, and as it is
 (``_unit_stride_version``).
+
+A loop marked ``grafo.no_unroll`` gets LLVM loop metadata ``llvm.loop.unroll.disable`` on its
+back edge (MLIR's ``#llvm.loop_unroll<disable = true>``): the register-tiled matmul kernel
+fills the vector registers with one step of k, and unrolled it spills to the stack in its
+innermost loop.
 """
 
 from __future__ import annotations
@@ -149,11 +154,23 @@ def _emit_loop(fe, op, lb, ub, step, inits) -> list:
     iv.add_incoming(b.add(iv, step, flags=NSW), latch)
     for p, v in zip(carried, yielded, strict=True):
         p.add_incoming(v, latch)
-    b.branch(head)
+    back = b.branch(head)
+    if "grafo.no_unroll" in op.attributes:
+        back.set_metadata("llvm.loop", _loop_id(b.module, "llvm.loop.unroll.disable"))
     b.position_at_end(done)
     if lanes:   # a barrier: LLVM would otherwise split the phi to fit the lanes' later use
         values = _lanes(b, [_freeze(b, v) for v in carried])
     return unflatten(types, values)
+
+
+def _loop_id(m: ir.Module, *properties: str):
+    """A new loop ID ``!N = !{!N, !{!"property"}, ...}``: LLVM's loop metadata names itself
+    first, so that each loop's node is distinct (llvmlite's ``add_metadata`` would merge equal
+    nodes, so the self-reference is set after the node is made)."""
+    props = [m.add_metadata([p]) for p in properties]
+    node = ir.values.MDValue(m, props, name=str(len(m.metadata)))
+    node.operands = (node, *props)
+    return node
 
 
 def _freeze(b, v):
