@@ -20,7 +20,9 @@ from dataclasses import replace
 
 from .. import types as T
 from ..dialects import func, scf
+from ..dialects import np as npd
 from ..ir.attributes import TypeAttr
+from ..ir.core import Value
 from .context import Emitter
 from .in_place import region_homes
 from .index_expr import Expr, materialize, of_buffer
@@ -212,6 +214,12 @@ def lower_while(lw: Lowerer, op):
     return _results(lw, op, new, homes)
 
 
+def _written_back(param: Value) -> bool:
+    """Whether the function copies a value into ``param``'s buffer when it returns
+    (``np.write_back``): only then may updates of its value write that buffer in place."""
+    return any(isinstance(u.owner, npd.WriteBackOp) and u.index == 0 for u in param.uses)
+
+
 def lower_function(src: func.FuncOp) -> func.FuncOp:
     """The loop-level version of ``src``: tensor arguments become strided memrefs, tensor
     results buffers this function allocates (never an argument's buffer)."""
@@ -230,7 +238,8 @@ def lower_function(src: func.FuncOp) -> func.FuncOp:
     for s, d in zip(src.body.args, dst.body.args, strict=True):
         if isinstance(s.type, T.TensorType):
             lw.vals[s] = of_buffer(lw.em, d, s.type.element)
-            lw.homes[s] = d
+            if _written_back(s):   # else the caller keeps the old values (b = a * 1.0 folds to a)
+                lw.homes[s] = d
         else:
             lw.vals[s] = d
     term = lw.lower_ops(src.body)

@@ -9,7 +9,10 @@ the same kind, only; a loop that rebinds the name to another array is not one) a
 reads the initial value after the op but through its result (MLIR's one-shot
 bufferization). The buffer is an argument's (the caller sees each write when it happens, so
 a run-time error mid-loop leaves the argument as eager Python leaves it) or, for
-``scf.if``, a fresh buffer of the current scope.
+``scf.if``, a fresh buffer of the current scope. Only arguments the function writes back
+(``np.write_back``) lend their buffers: canonicalization folds copies such as ``a * 1.0`` and
+``np.copy(a)`` to ``a``'s value, and an update of that value is a new array's, which the
+caller must not see.
 """
 
 from __future__ import annotations

@@ -240,6 +240,12 @@ def return_array_loop(a, t):
     return a
 
 
+def copy_then_write(a):
+    b = np.copy(a)
+    b[0] = 5.0
+    return b
+
+
 def not_a_function():
     return None
 
