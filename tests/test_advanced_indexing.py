@@ -163,3 +163,53 @@ def test_mask_assign_rank_2_value_is_a_compile_error():
                     elements=st.integers(-3, 2)))
 def test_index_array_mixed_with_integers(i):
     check(mixed_reads, "f64[?,?,?], i64[?,?]", np.arange(36.0).reshape(3, 3, 4), i)
+
+
+IDX = [2, 0]
+
+
+def list_reads(x):
+    return (x[[0, 2]], x[[-1, 0, 0]], x[[True, False, True, False]], x[[[0, 1], [3, 2]]],
+            x[[]], x[IDX], x[np.array([1, 3])])
+
+
+def list_reads_2d(m):
+    return m[[1, 0]], m[:, [2, 0]], m[[0, 1], 1], m[[False, True]]
+
+
+def list_writes(x):
+    x[[0, 2]] = 7.0
+    x[[3, 1]] += 1.0
+    x[[True, False, False, True]] = -1.0
+    return x.sum()
+
+
+def list_swap(x):
+    x[[0, 1]] = x[[1, 0]]
+
+
+def list_out_of_range(x):
+    return x[[0, 9]]
+
+
+def float_list(x):
+    return x[[0.0, 1.0]]
+
+
+def runtime_list(x, i):
+    return x[[i, 0]]
+
+
+def test_list_and_constant_array_indices_are_index_arrays():
+    check(list_reads, "f64[?]", np.arange(4.0))
+    check(list_reads_2d, "f32[?,?]", np.arange(6, dtype=np.float32).reshape(2, 3))
+    check(list_writes, "f64[?]", np.arange(4.0))
+    check(list_swap, "i32[?]", np.arange(5, dtype=np.int32))
+    check(list_out_of_range, "f64[?]", np.arange(4.0))
+
+
+def test_bad_index_lists_are_compile_errors():
+    with pytest.raises(compiler.CompileError, match="must be of integer"):
+        compiler.compile(float_list, "f64[?]")
+    with pytest.raises(compiler.CompileError, match="index list of run-time values"):
+        compiler.compile(runtime_list, "f64[?], i64")

@@ -44,7 +44,7 @@ def subscript(cx, x, index):
 
 
 def _raw_items(index) -> list:
-    if isinstance(index, TupleValue):
+    if isinstance(index, TupleValue) and not index.is_list:   # a list is one index array
         return list(index.items)
     if isinstance(index, Constant) and isinstance(index.value, tuple):
         return [Constant(v) for v in index.value]
@@ -52,8 +52,41 @@ def _raw_items(index) -> list:
 
 
 def index_items(cx, x: Value, index) -> list:
-    """The index items of ``x[index]``, the ellipsis expanded."""
-    return _expand_ellipsis(cx, _raw_items(index), x.type.rank)
+    """The index items of ``x[index]``, the ellipsis expanded; lists and arrays known at
+    compile time become index arrays."""
+    return _expand_ellipsis(cx, [_index_array(cx, it) for it in _raw_items(index)],
+                            x.type.rank)
+
+
+def _index_array(cx, item):
+    """``item`` as an index array when it is a list display of constants (``x[[0, 2]]``,
+    NumPy's integer or boolean array index) or a constant list or array, else unchanged."""
+    if isinstance(item, TupleValue) and item.is_list:
+        value = _constant_list(cx, item)
+    elif isinstance(item, Constant) and isinstance(item.value, (list, np.ndarray)):
+        value = item.value
+    else:
+        return item
+    arr = np.asarray(value)
+    if arr.size == 0 and arr.dtype.kind == "f":   # x[[]]: NumPy takes an empty list as intp
+        arr = arr.astype(np.intp)
+    if arr.dtype.kind not in "biu":
+        cx.fail("arrays used as indices must be of integer (or boolean) type")
+    return materialize(cx, Constant(arr))
+
+
+def _constant_list(cx, v: TupleValue) -> list:
+    """The Python values of a (nested) list display of compile-time constants."""
+    out = []
+    for it in v.items:
+        if isinstance(it, TupleValue):
+            out.append(_constant_list(cx, it))
+        elif isinstance(it, Constant):
+            out.append(it.value)
+        else:
+            cx.fail("an index list of run-time values is not supported",
+                    "pass the indices as an integer array argument")
+    return out
 
 
 def _advanced(cx, x: Value, items: list, arrays: list):
