@@ -131,3 +131,28 @@ def test_error_messages_point_at_the_expression_in_numpy_terms():
     assert "return n" in str(info.value) and "def return_huge" not in str(info.value)
     with pytest.raises(compiler.CompileError, match="docs/numpy_support.md"):
         compiler.function(unknown_call)(np.ones(2))
+
+
+def power_half(x):
+    return x ** 0.5
+
+
+def ufunc_power(x, p):
+    return np.power(x, p)
+
+
+SPECIAL = np.array([-0.0, 0.0, -np.inf, np.inf, np.nan, -1.0, 4.0, 2.0, 1e-310])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("p", [0.5, 2.0, -1.0, 0.0, 1.0, -0.5, 3.0])
+def test_power_with_scalar_exponent_takes_numpy_fast_paths(dtype, p):
+    """NumPy's power loop with a scalar exponent computes sqrt for 0.5 (so -0.0 ** 0.5 is
+    -0.0 and -inf ** 0.5 nan, where C's pow gives 0.0 and inf), x * x for 2, 1 / x for -1."""
+    x = SPECIAL.astype(dtype)
+    for fn, args in ((power_half, (x,)), (ufunc_power, (x, dtype(p))),
+                     (ufunc_power, (x, np.array(p, dtype))), (ufunc_power, (x[::-1], dtype(p)))):
+        got, want = _outcome(compiler.function(fn), *args), _outcome(fn, *args)
+        assert _same(got, want), (fn.__name__, args, got, want)
+        number = ~np.isnan(want)   # a NaN's sign is not specified
+        assert np.array_equal(np.signbit(got)[number], np.signbit(want)[number])

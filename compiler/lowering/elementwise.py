@@ -57,6 +57,23 @@ for _cls in npd.NUMPY_OPS.values():
         rule(_cls)(_elementwise_rule(_cls.name[len("np."):]))
 
 
+@rule(npd.PowerOp)
+def lower_power(lw: Lowerer, op):
+    """``np.power``; a float array raised to a run-time scalar exponent takes ``sqrt`` when
+    the exponent is 0.5, as NumPy's loop does for a scalar exponent (see ``power_half`` in
+    ``passes/canonicalize.py`` for a constant one)."""
+    x, y = op.operands
+    t = T.element_type(x.type)
+    if not (isinstance(x.type, T.TensorType) and T.is_float(t) and not T.shape_of(y.type)):
+        return _elementwise_rule("power")(lw, op)
+    em = lw.em
+
+    def power(a, b):
+        half = em.cmpf("oeq", b, em.const(0.5, T.lowered(t)))
+        return em.select(half, S.SCALAR["sqrt"](em, t, a), S.power(em, t, a, b))
+    return [fused_map(lw, op, power, S.COST["power"])]
+
+
 @rule(npd.WhereOp)
 def lower_where(lw: Lowerer, op):
     t = T.element_type(op.operands[1].type)

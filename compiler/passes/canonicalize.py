@@ -163,6 +163,18 @@ def power_two(op: Operation):
     return b.create(npd.MultiplyOp, [x, x]).result
 
 
+def power_half(op: Operation):
+    """``x ** 0.5 -> sqrt(x)`` for a float array ``x``: NumPy's power loop takes ``sqrt`` for
+    a scalar exponent of 0.5, which differs from ``pow`` at -0.0 (-0.0, not 0.0) and -inf
+    (nan, not inf). A NumPy scalar base goes through C's ``pow`` instead, so stays."""
+    x, c = op.operands
+    if (not isinstance(x.type, T.TensorType) or not T.is_float(x.type) or T.shape_of(c.type)
+            or not _all_elements(c, lambda a: a == 0.5)):
+        return None
+    b = Builder(op.parent, before=op, loc=op.loc)
+    return b.create(npd.SqrtOp, [x]).result
+
+
 def transpose_identity(op: Operation):
     """``transpose(x, (0, 1, ...)) -> x``."""
     perm = op.attr("perm")
@@ -231,6 +243,7 @@ for _name, _rule in [
     ("np.floor_divide", rhs_identity(one, _integral)),
     ("np.power", rhs_identity(one, _integral)),
     ("np.power", power_two),
+    ("np.power", power_half),
     ("np.bitwise_or", rhs_identity(int_zero)),
     ("np.bitwise_xor", rhs_identity(int_zero)),
     ("np.left_shift", rhs_identity(int_zero)),

@@ -246,6 +246,10 @@ def copy_then_write(a):
     return b
 
 
+def power_scalar_exponent(x, p):
+    return x ** p
+
+
 def not_a_function():
     return None
 
