@@ -97,6 +97,13 @@ _PY_SCALARS = (bool, int, float)
 RETRACE_WARNING = 5  # consecutive compiling calls after which a Function warns (once)
 
 
+def _scalar_key(v):
+    """A Python scalar constant as a key part: a float by its value's bits (``-0.0`` is not
+    ``0.0``, though they compare equal, and every NaN is one key, though none equals
+    itself), anything else as it is."""
+    return v.hex() if type(v) is float else v
+
+
 def _arg_spec(value):
     """The specialization key part and the IR argument type/constant for one argument."""
     if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
@@ -111,7 +118,7 @@ def _arg_spec(value):
             return ("s", value.dtype), el
         return ("a", value.dtype, value.shape), T.TensorType(value.shape, el)
     if isinstance(value, _PY_SCALARS) or value is None:
-        return ("c", type(value), value), Constant(value)
+        return ("c", type(value), _scalar_key(value)), Constant(value)
     raise TypeError(f"unsupported argument of type {type(value).__name__}: pass NumPy arrays, "
                     f"NumPy scalars or Python bool/int/float")
 
@@ -173,7 +180,7 @@ def _dispatch_key(args) -> tuple:
     """A flat key that identifies the specialization of ``args`` without building IR types:
     two items per argument, dtype and shape of an array, type and None for a NumPy scalar
     (its value is run-time data), type and value of a Python scalar (a compile-time
-    constant). Raises TypeError (unhashable) when an argument is."""
+    constant; see ``_scalar_key``). Raises TypeError (unhashable) when an argument is."""
     key = []
     for a in args:
         if type(a) is _NDARRAY:
@@ -181,7 +188,7 @@ def _dispatch_key(args) -> tuple:
         elif isinstance(a, _GENERIC):
             key += (type(a), None)
         else:
-            key += (type(a), a)
+            key += (type(a), _scalar_key(a))
     return tuple(key)
 
 
@@ -320,7 +327,7 @@ class ConcreteFunction:
     def __call__(self, *args):
         if len(args) == len(self._args) and len(args) != len(self._runtime_positions):
             for a, spec in zip(args, self._args, strict=False):
-                if isinstance(spec, Constant) and a != spec.value:
+                if isinstance(spec, Constant) and _scalar_key(a) != _scalar_key(spec.value):
                     raise TypeError(f"{self.name}: this concrete function was traced with "
                                     f"{spec.value!r}, received {a!r}")
             args = [args[i] for i in self._runtime_positions]

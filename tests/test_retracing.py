@@ -97,3 +97,28 @@ def test_changing_shape_warns_and_cache_hits_reset_the_count():
     with pytest.warns(UserWarning, match="argument 'x' changed shape"):
         for k in range(10, 16):
             f(np.ones(k), np.float64(1))
+
+
+def angle(y, x):
+    return np.arctan2(y, x)
+
+
+def test_signed_zero_constants_are_separate_specializations():
+    """0.0 == -0.0 in Python, but they are different constants: arctan2(0, -0.0) is pi."""
+    f = compiler.function(angle)
+    y = np.zeros(2)
+    for x in (0.0, -0.0, 0.0, -0.0):
+        np.testing.assert_array_equal(f(y, x), angle(y, x))
+    assert f.tracing_count == 2
+    cf = f.get_concrete_function(y, 0.0)
+    with pytest.raises(TypeError, match="traced with 0.0, received -0.0"):
+        cf(y, -0.0)
+
+
+def test_nan_constant_is_one_specialization():
+    """Every NaN is one key, though no NaN equals itself."""
+    f = compiler.function(angle)
+    y = np.ones(2)
+    for _ in range(3):
+        np.testing.assert_array_equal(f(y, float("nan")), np.full(2, np.nan))
+    assert f.tracing_count == 1
