@@ -109,6 +109,33 @@ def test_float_sums_in_k_order():
     np.testing.assert_array_equal(dynamic(np.float32)(a, b), want)
 
 
+def _fma_reference(a, b):
+    """float32 ``a @ b`` summed by one fused multiply-add per step of k, in order."""
+    want = np.zeros((a.shape[0], b.shape[1]), np.float32)
+    for k in range(a.shape[1]):  # the float64 product is exact; its sum rounds as fmaf does
+        want = (a[:, k:k + 1].astype(np.float64) * b[k].astype(np.float64)
+                + want.astype(np.float64)).astype(np.float32)
+    return want
+
+
+@pytest.mark.parametrize("m", [1, 3, 5, 9, 13])
+@pytest.mark.parametrize("layout", ["rows", "transposed", "strided"])
+def test_few_rows_many_columns(m, layout):
+    """Few rows: the threads take column parts, each packing its own panels of B (a transposed
+    B is packed down its columns); rows under the tiles take one-row tiles. Every element is
+    still one fma per step of k in order."""
+    rng = np.random.default_rng(m)
+    a = _data((m, 700), np.float32, rng)
+    b = {"rows": lambda: _data((700, 3000), np.float32, rng),
+         "transposed": lambda: _data((3000, 700), np.float32, rng).T,
+         "strided": lambda: _data((700, 6000), np.float32, rng)[:, ::2]}[layout]()
+    want = _fma_reference(a, b)
+    np.testing.assert_array_equal(compiler.function(mm)(a, b), want)
+    np.testing.assert_array_equal(dynamic(np.float32)(a, b), want)
+    ints = [x.astype(np.int64) * 1_000_003 for x in (a * 1000, b * 1000)]
+    np.testing.assert_array_equal(dynamic(np.int64)(*ints), ints[0] @ ints[1])
+
+
 def test_dynamic_shapes_one_specialization():
     f = dynamic(np.float32)
     rng = np.random.default_rng(1)

@@ -9,25 +9,28 @@ Operands are read through their ``Expr`` (views such as transposes are not copie
 operand with arithmetic in its loads is materialized first, since each element is read
 many times.
 
-Matrix products of numbers (the GotoBLAS/BLIS structure, Goto & van de Geijn, "Anatomy of
-high-performance matrix multiplication", 2008): B is packed block by block (``KC`` rows by
-``NC`` columns) into a contiguous row-major buffer whose rows are padded by ``PAD`` bytes (the
-copy is a plain 2-D loop that LLVM vectorizes, and the padding keeps the rows of a tile's
-column strip apart in the L1 sets; integers keep ``NR``-wide k-major panels, since LLVM
-vectorizes their tiles across k with gathers otherwise); rows are processed in blocks of
-``MC`` (the parallel loop), and each ``MR x NR`` tile of the result is a micro-kernel whose
-k-loop carries the ``MR * NR`` accumulators as loop values, so LLVM's SLP vectorizer turns
-each row of the tile into ``NR / lanes`` vector registers and the update into vector FMAs.
-Float tiles are 8 x 2 vectors (16 accumulators of AVX-512's 32 registers, one B load per 8
-FMAs), with 4-row tiles for 4 rows left under them; integer tiles stay 4 rows high to bound
-compile time. The k-loop is marked ``grafo.no_unroll``: unrolled by two, its 8 row
-broadcasts per step no longer fit beside the accumulators, and the spills it then needs in
-the innermost loop cost up to a fifth of the time (more where the stack slots straddle cache
-lines, so the loss changed with the caller's stack alignment). Accumulators start from zero
-in the first block of k and from the result in later ones, so the result is never
-zero-filled first. Rows and columns left over by the tiles
-are done by an i-k-j loop nest. Floats accumulate with ``math.fma`` in k order (one rounding
-per step, like OpenBLAS), integers with wrapping mul + add.
+Matrix products of numbers (the GotoBLAS/BLIS structure, Goto & van de Geijn, "Anatomy of high-
+performance matrix multiplication", 2008): B is packed block by block (``KC`` rows by ``NC``
+columns) into a contiguous row-major buffer whose rows are padded by ``PAD`` bytes (the copy is
+a plain 2-D loop that LLVM vectorizes, and the padding keeps the rows of a tile's column strip
+apart in the L1 sets; integers keep ``NR``-wide k-major panels, since LLVM vectorizes their
+tiles across k with gathers otherwise). The copy runs down B's columns when B's k stride is the
+smaller (a transposed B), so that it reads along memory. Rows are processed in blocks of ``MC``
+(the parallel loop); with fewer than ``2 * MC`` rows the threads instead take parts of the
+columns, each packing its own panels, so that a product of a few rows with a wide B (``x @
+W.T`` for one sample) runs on every thread and reads B once. Each ``MR x NR`` tile of the
+result is a micro-kernel whose k-loop carries the ``MR * NR`` accumulators as loop values, so
+LLVM's SLP vectorizer turns each row of the tile into ``NR / lanes`` vector registers and the
+update into vector FMAs. Float tiles are 8 x 2 vectors (16 accumulators of AVX-512's 32
+registers, one B load per 8 FMAs), with 4-row and then 1-row tiles for rows left under them;
+integer tiles stay 4 rows high to bound compile time. The k-loop is marked ``grafo.no_unroll``:
+unrolled by two, its 8 row broadcasts per step no longer fit beside the accumulators, and the
+spills it then needs in the innermost loop cost up to a fifth of the time (more where the stack
+slots straddle cache lines, so the loss changed with the caller's stack alignment).
+Accumulators start from zero in the first block of k and from the result in later ones, so the
+result is never zero-filled first. Columns left over by the tiles are done by an i-k-j loop
+nest. Floats accumulate with ``math.fma`` in k order (one rounding per step, like OpenBLAS),
+integers with wrapping mul + add.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ KC = 256         # rows of B per packed block (a KC x NR strip stays in L1)
 NC = 256         # columns of B per packed block (KC x NC stays in L2)
 PAD = 64         # bytes added to each packed row
 MC = 128         # rows of A per block of the parallel loop (MC x KC stays in L2)
+MIN_PARTS = 4    # column parts for few rows, at least (when there are that many tiles)
 PARALLEL_MIN_FLOPS = 1 << 22
 SMALL_FLOPS = 16 * 16 * 16
 
@@ -107,7 +111,8 @@ def lower_matmul(lw: Lowerer, op):
     buf = em.alloc(out_shape, T.lowered(t))
     (m,) = cols
     if rows and not T.is_bool(t) and not _small(rows[0], m, ka):
-        _blocked(em, lw, t, buf, nb, tuple(batch), rows[0], m, ka, a_at, b_at)
+        _blocked(em, lw, t, buf, nb, tuple(batch), rows[0], m, ka, a_at, b_at,
+                 None if b.strides is None else b.strides[-2:])
         return [lw.own(op.result, buf, t, out_shape)]
 
     def row(outer):
@@ -136,9 +141,15 @@ def multiply_add(em, t: T.Type):
 
 
 def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols, depth,
-             a_at, b_at) -> None:
+             a_at, b_at, b_strides) -> None:
     """``buf[batch, i, j] = sum_k a_at(batch + (i,), k) * b_at(batch, k, j)`` by the blocked
-    kernel (see the module docstring); ``buf`` need not be initialized."""
+    kernel (see the module docstring); ``buf`` need not be initialized. ``b_strides``: the
+    element strides of B's k and j axes (None when unknown, taken as row-major).
+
+    The threads take blocks of rows, or, when there are fewer than ``2 * MC`` rows, parts of
+    the columns: each part packs its own panels of B (a part is one iteration of the outer
+    loop, which the backend runs on the threads when it has several; with one part, the loop
+    over row blocks inside it takes the threads)."""
     lt = T.lowered(t)
     size = lt.width // 8
     nr = min(MAX_NR if T.is_float(t) else MAX_NR_INT, TILE_BYTES // size)
@@ -148,20 +159,85 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     m_full = em.mul(em.floordiv(rows, mr), mr)
     m_half = m_full if mr == MR_INT else em.mul(em.floordiv(rows, MR_INT), MR_INT)
     n_full = em.mul(em.floordiv(cols, nr), nr)
-    ncap, kcap = em.min(n_full, NC), em.min(depth, KC)
+    flops = em.product([rows, cols, depth] + list(batch))
+    parallel = not isinstance(flops, int) or flops >= PARALLEL_MIN_FLOPS
+    few_rows = parallel and em.cmp("slt", m_full, 2 * MC)
+    tiles_n = em.floordiv(n_full, nr)
+    parts = em.pick(few_rows, em.max(_ceil_div(em, n_full, NC), em.min(tiles_n, MIN_PARTS)), 1)
+    part = em.max(em.mul(_ceil_div(em, tiles_n, em.max(parts, 1)), nr), nr)
+    # known several parts: they take the threads, so the row blocks need no parallel version
+    rows_parallel = parallel and not (isinstance(parts, int) and parts > 1)
+    ncap, kcap = em.min(n_full, em.min(part, NC)), em.min(depth, KC)
     if T.is_float(t):  # copied row by row: a loop that LLVM vectorizes
-        packed = em.alloc((kcap, em.add(ncap, PAD // size)), lt)
+        packed_shape = (kcap, em.add(ncap, PAD // size))
         slot = lambda k, j0, j: (k, em.add(j0, j))  # noqa: E731
         pack_shape = lambda kb, nc: (kb, nc)  # noqa: E731
         pack_at = lambda i: (i[0], i[1])  # noqa: E731
+        along_j, across_k = (0, 1), (1, 0)
     else:  # NR-wide k-major panels: LLVM would turn the row-major form into gathers
-        packed = em.alloc((em.floordiv(ncap, nr), kcap, nr), lt)
+        packed_shape = (em.floordiv(ncap, nr), kcap, nr)
         slot = lambda k, j0, j: (em.floordiv(j0, nr), k, j)  # noqa: E731
         pack_shape = lambda kb, nc: (em.floordiv(nc, nr), kb, nr)  # noqa: E731
         pack_at = lambda i: (i[1], em.add(em.mul(i[0], nr), i[2]))  # noqa: E731
-    lw.own(None, packed, t)
-    flops = em.product([rows, cols, depth] + list(batch))
-    parallel = not isinstance(flops, int) or flops >= PARALLEL_MIN_FLOPS
+        along_j, across_k = (0, 1, 2), (0, 2, 1)
+    # B with k nearer in memory than j (a transpose): copy it down its columns, so the reads
+    # run along memory (rows of B.T a power of two apart would all fall in one L1 set)
+    down_columns = False if b_strides is None else em.cmp(
+        "slt", _abs(em, b_strides[0]), _abs(em, b_strides[1]))
+
+    def packing(bidx):
+        def column_part(jp, end):
+            packed = em.alloc(packed_shape, lt)
+
+            def col_block(jc):
+                nc = em.min(em.sub(end, jc), NC)
+
+                def k_block(kc):
+                    kb = em.min(em.sub(depth, kc), KC)
+                    def pack(order):   # (k, j) of the block at i; the nest in this order
+                        inverse = [order.index(d) for d in range(len(order))]
+                        shape = pack_shape(kb, nc)
+                        em.nest([shape[d] for d in order], lambda o: em.store(b_at(
+                            bidx, em.add(kc, pack_at([o[d] for d in inverse])[0]),
+                            em.add(jc, pack_at([o[d] for d in inverse])[1])),
+                            packed, [o[d] for d in inverse]))
+                    _choose(em, down_columns, lambda: pack(across_k), lambda: pack(along_j))
+                    first = em.cmp("eq", kc, 0)
+
+                    def tiles(lb, ub, height):
+                        em.loop(nc, lambda j0: em.loop(ub, lambda i0: _tile(
+                            em, buf, bidx, (i0, height), (jc, j0, nr), (kc, kb, first), packed,
+                            slot, a_at, mac), lb=lb, step=height), step=nr)
+                    if em.cmp("eq", m_full, 0) is not True:
+                        em.loop(m_full, lambda ic: tiles(ic, em.min(em.add(ic, MC), m_full), mr),
+                                step=MC, parallel=rows_parallel, work=MC * NC * KC)
+                    for lb, ub, height in ((m_full, m_half, MR_INT), (m_half, rows, 1)):
+                        if em.cmp("eq", lb, ub) is not True:  # rows left by taller tiles
+                            tiles(lb, ub, height)
+                _blocks(em, depth, KC, k_block)
+            if jp == 0 and end is n_full:
+                _blocks(em, n_full, NC, col_block)
+            else:
+                em.loop(end, col_block, lb=jp, step=NC)
+            em.effect("memref.dealloc", packed)
+        if isinstance(parts, int) and parts == 1:
+            column_part(0, n_full)
+        else:
+            em.loop(n_full, lambda jp: column_part(jp, em.min(em.add(jp, part), n_full)),
+                    step=part, parallel=parallel, work=MC * NC * KC)
+
+        def ikj(i):   # the columns right of the tiles
+            em.loop(cols, lambda j: em.store(zero, buf, bidx + (i, j)), lb=n_full)
+
+            def k_step(k):
+                aik = a_at(bidx + (i,), k)
+
+                def j_step(j):
+                    dst = bidx + (i, j)
+                    em.store(mac(em.load(buf, dst), aik, b_at(bidx, k, j)), buf, dst)
+                em.loop(cols, j_step, lb=n_full)
+            em.loop(depth, k_step)
+        em.loop(rows, ikj)
 
     def matrix(bidx):
         def fill():   # a depth of 0: no k-block writes the tiles
@@ -171,43 +247,26 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
             fill()
         elif empty is not False:
             em.if_(empty, fill, lambda: [])
-
-        def col_block(jc):
-            nc = em.min(em.sub(n_full, jc), NC)
-
-            def k_block(kc):
-                kb = em.min(em.sub(depth, kc), KC)
-                em.nest(pack_shape(kb, nc), lambda i: em.store(  # (k, j) of the block at i
-                    b_at(bidx, em.add(kc, pack_at(i)[0]), em.add(jc, pack_at(i)[1])),
-                    packed, i))
-                first = em.cmp("eq", kc, 0)
-
-                def tiles(lb, ub, height):
-                    em.loop(nc, lambda j0: em.loop(ub, lambda i0: _tile(
-                        em, buf, bidx, (i0, height), (jc, j0, nr), (kc, kb, first), packed,
-                        slot, a_at, mac), lb=lb, step=height), step=nr)
-                em.loop(m_full, lambda ic: tiles(ic, em.min(em.add(ic, MC), m_full), mr),
-                        step=MC, parallel=parallel, work=MC * NC * KC)
-                if em.cmp("eq", m_half, m_full) is not True:  # rows left by the tall tiles
-                    tiles(m_full, m_half, MR_INT)
-            _blocks(em, depth, KC, k_block)
-        _blocks(em, n_full, NC, col_block)
-
-        def ikj(i, j_lb):
-            em.loop(cols, lambda j: em.store(zero, buf, bidx + (i, j)), lb=j_lb)
-
-            def k_step(k):
-                aik = a_at(bidx + (i,), k)
-
-                def j_step(j):
-                    dst = bidx + (i, j)
-                    em.store(mac(em.load(buf, dst), aik, b_at(bidx, k, j)), buf, dst)
-                em.loop(cols, j_step, lb=j_lb)
-            em.loop(depth, k_step)
-        em.loop(rows, lambda i: ikj(i, 0), lb=m_half)          # rows below the tiles
-        em.loop(m_half, lambda i: ikj(i, n_full))              # columns right of the tiles
+        packing(bidx)
 
     em.nest(batch, matrix)
+
+
+def _ceil_div(em, a, b):
+    return em.floordiv(em.add(a, em.sub(b, 1)), b)
+
+
+def _abs(em, d):
+    return em.max(d, em.sub(0, d))
+
+
+def _choose(em, cond, then, otherwise) -> None:
+    """``then()`` or ``otherwise()``: at compile time when ``cond`` is a Python bool, else
+    both under an ``scf.if``."""
+    if isinstance(cond, bool):
+        (then if cond else otherwise)()
+    else:
+        em.if_(cond, lambda: then() or [], lambda: otherwise() or [])
 
 
 def _blocks(em, extent, block: int, body) -> None:

@@ -1,14 +1,22 @@
 // RUN: grafo ir %S/inputs/constructs.py:matmul_op --signature "f32[64,64], f32[64,64]" --stage loops | filecheck %s
 
-/// A static 64x64 f32 matmul is one packed block: B is copied row by row into a row-major buffer padded by 64 bytes (16 floats) per row, the result is not zero-filled first, and each 8x32 tile starts its 256 accumulators from literal zeros, loads A and the packed B, accumulates with math.fma and stores into the result.
+/// A static 64x64 f32 matmul is one packed block: B is copied into a row-major buffer padded by 64 bytes (16 floats) per row, down its columns when B's k stride is the smaller (a transposed B, read along memory) and row by row otherwise; the result is not zero-filled first, and each 8x32 tile starts its 256 accumulators from literal zeros, loads A and the packed B, accumulates with math.fma and stores into the result.
 
 // CHECK: ^bb0(%[[A:.*]]: memref<64x64xf32, strided<[?, ?], offset: ?>>, %[[B:.*]]: memref<64x64xf32, strided<[?, ?], offset: ?>>):
 // CHECK: %[[ZERO:.*]] = "arith.constant"() {value = 0.0 : f32}
 // CHECK: %[[C:.*]] = "memref.alloc"() {{.*}} -> memref<64x64xf32>
-// CHECK-NEXT: %[[P:.*]] = "memref.alloc"() {{.*}} -> memref<64x80xf32>
 // CHECK-NOT: "memref.store"(%[[ZERO]], %[[C]]
-// CHECK: %[[X:.*]] = "memref.load"(%[[B]], %{{.*}}, %{{.*}})
-// CHECK-NEXT: "memref.store"(%[[X]], %[[P]], %{{.*}}, %{{.*}})
+// CHECK: %[[P:.*]] = "memref.alloc"() {{.*}} -> memref<64x80xf32>
+// CHECK-NEXT: "scf.if"
+// CHECK: ^bb0(%[[J:[^:]*]]: index):
+// CHECK: ^bb0(%[[K:[^:]*]]: index):
+// CHECK-NEXT: %[[X:.*]] = "memref.load"(%[[B]], %[[K]], %[[J]])
+// CHECK-NEXT: "memref.store"(%[[X]], %[[P]], %[[K]], %[[J]])
+// CHECK: }, {
+// CHECK: ^bb0(%[[K2:[^:]*]]: index):
+// CHECK: ^bb0(%[[J2:[^:]*]]: index):
+// CHECK-NEXT: %[[Y:.*]] = "memref.load"(%[[B]], %[[K2]], %[[J2]])
+// CHECK-NEXT: "memref.store"(%[[Y]], %[[P]], %[[K2]], %[[J2]])
 // CHECK: %{{.*}}:256 = "scf.for"(%{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]], %[[ZERO]],
 // CHECK: "memref.load"(%[[A]], %{{.*}}, %{{.*}})
 // CHECK: "memref.load"(%[[P]], %{{.*}}, %{{.*}})
