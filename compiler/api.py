@@ -3,8 +3,8 @@
 
 Semantics follow ``tf.function``: a ``Function`` is polymorphic and makes one *concrete
 function* (a specialization) per input signature — array dtype and shape, NumPy scalar dtype,
-and the *value* of each Python scalar argument, which is a compile-time constant. A
-``ConcreteFunction`` runs native code for exactly one signature.
+and the *value* of each Python scalar, tuple or function argument, which is a compile-time
+constant. A ``ConcreteFunction`` runs native code for exactly one signature.
 """
 
 from __future__ import annotations
@@ -98,29 +98,82 @@ RETRACE_WARNING = 5  # consecutive compiling calls after which a Function warns 
 
 
 def _scalar_key(v):
-    """A Python scalar constant as a key part: a float by its value's bits (``-0.0`` is not
+    """A compile-time constant as a key part: a float by its value's bits (``-0.0`` is not
     ``0.0``, though they compare equal, and every NaN is one key, though none equals
-    itself), anything else as it is."""
-    return v.hex() if type(v) is float else v
+    itself), a tuple item by item with each item's type (``(1,)``, ``(True,)`` and ``(1.0,)``
+    are equal tuples but different constants), a NumPy scalar by its bytes, anything else
+    (a function: by identity) as it is."""
+    if type(v) is float:
+        return v.hex()
+    if type(v) is tuple:
+        return tuple((type(x), _scalar_key(x)) for x in v)
+    if isinstance(v, np.generic):
+        return v.tobytes()
+    return v
 
 
-def _arg_spec(value):
-    """The specialization key part and the IR argument type/constant for one argument."""
+def _is_constant(value) -> bool:
+    """Whether an argument is a compile-time constant: a Python bool/int/float or None, a
+    (nested) tuple of those and of NumPy scalars, or a function the compiled code calls
+    (a Python function, a ``Function``, a NumPy ufunc)."""
+    if isinstance(value, _PY_SCALARS) or value is None:
+        return True
+    if type(value) is tuple:
+        return all(_is_constant(x) or (isinstance(x, np.generic) and _supported(x.dtype))
+                   for x in value)
+    return inspect.isfunction(value) or isinstance(value, (Function, np.ufunc))
+
+
+def _supported(dtype) -> bool:
+    try:
+        T.from_dtype(dtype)
+    except TypeError:
+        return False
+    return True
+
+
+def _dtype_hint(dtype: np.dtype, name: str) -> str:
+    if dtype.kind == "c":
+        return (f"pass the real and imaginary parts as two float arrays ({name}.real, "
+                f"{name}.imag) and compute with them")
+    return f"cast the argument with {name}.astype(np.float32) or another supported dtype"
+
+
+def _arg_spec(value, name: str = "", default: bool = False):
+    """The specialization key part and the IR argument type/constant for one argument, the
+    parameter ``name`` (``default``: the value is the parameter's default). Raises
+    CompileError for an array or NumPy scalar of an unsupported dtype and TypeError for an
+    unsupported type, both naming the parameter."""
+    what = f"argument {name!r}" + (" (a default value)" if default else "")
     if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
-        raise subclass_error(value)
+        raise TypeError(f"{what}: {subclass_error(value)}")
     if isinstance(value, (np.ndarray, np.generic)):
-        try:
-            el = T.from_dtype(value.dtype)
-        except TypeError as e:
-            raise CompileError(str(e), hint="cast the argument with .astype(np.float32) or "
-                                            "another supported dtype") from None
+        if not _supported(value.dtype):
+            raise CompileError(f"{what} has dtype {value.dtype}, which is not supported yet "
+                               f"(supported dtypes: {T.SUPPORTED_DTYPES})",
+                               hint=_dtype_hint(value.dtype, name))
+        el = T.from_dtype(value.dtype)
         if isinstance(value, np.generic):
             return ("s", value.dtype), el
         return ("a", value.dtype, value.shape), T.TensorType(value.shape, el)
-    if isinstance(value, _PY_SCALARS) or value is None:
+    if _is_constant(value):
         return ("c", type(value), _scalar_key(value)), Constant(value)
-    raise TypeError(f"unsupported argument of type {type(value).__name__}: pass NumPy arrays, "
-                    f"NumPy scalars or Python bool/int/float")
+    bad = _non_constant(value)
+    item = f" (it holds {bad!r} of type {type(bad).__name__})" if bad is not value else ""
+    raise TypeError(f"{what} of type {type(value).__name__} is not supported{item}: pass NumPy "
+                    f"arrays, NumPy scalars, Python bool/int/float/None, tuples of them, or "
+                    f"functions")
+
+
+def _non_constant(value):
+    """The innermost item of a tuple that makes it not a compile-time constant (a list, an
+    array, a complex number ...), or ``value`` itself when it is not a tuple."""
+    if type(value) is not tuple:
+        return value
+    for x in value:
+        if not (_is_constant(x) or (isinstance(x, np.generic) and _supported(x.dtype))):
+            return _non_constant(x)
+    return value
 
 
 _NDARRAY, _GENERIC = np.ndarray, np.generic
@@ -179,8 +232,9 @@ def _caller_stacklevel() -> int:
 def _dispatch_key(args) -> tuple:
     """A flat key that identifies the specialization of ``args`` without building IR types:
     two items per argument, dtype and shape of an array, type and None for a NumPy scalar
-    (its value is run-time data), type and value of a Python scalar (a compile-time
-    constant; see ``_scalar_key``). Raises TypeError (unhashable) when an argument is."""
+    (its value is run-time data), type and value of a Python scalar, tuple or function (a
+    compile-time constant; see ``_scalar_key``). Raises TypeError (unhashable) when an
+    argument is."""
     key = []
     for a in args:
         if type(a) is _NDARRAY:
@@ -327,7 +381,8 @@ class ConcreteFunction:
     def __call__(self, *args):
         if len(args) == len(self._args) and len(args) != len(self._runtime_positions):
             for a, spec in zip(args, self._args, strict=False):
-                if isinstance(spec, Constant) and _scalar_key(a) != _scalar_key(spec.value):
+                if isinstance(spec, Constant) and (type(a), _scalar_key(a)) != (
+                        type(spec.value), _scalar_key(spec.value)):
                     raise TypeError(f"{self.name}: this concrete function was traced with "
                                     f"{spec.value!r}, received {a!r}")
             args = [args[i] for i in self._runtime_positions]
@@ -449,12 +504,12 @@ class Function:
 
     def _concrete_for(self, values: list, stacklevel: int = 4) -> ConcreteFunction:
         key, types = [], []
-        for v in values:
+        for name, v in zip(self._params, values, strict=False):
             if isinstance(v, TensorSpec):
                 key.append(("a", v.dtype, v.shape) if v.shape is not None else ("s", v.dtype))
                 types.append(v.to_type())
             else:
-                k, t = _arg_spec(v)
+                k, t = _arg_spec(v, name, v is self._sig.parameters[name].default)
                 key.append(k)
                 types.append(t)
         key = tuple(key)
@@ -497,7 +552,8 @@ class Function:
         a, b = last[i], key[i]
         what = ("value" if b[0] == "c" else "shape" if a[0] == b[0] == "a" and a[1] == b[1]
                 else "dtype/shape")
-        advice = ("pass it as a NumPy scalar (e.g. np.int64(n))" if b[0] == "c" else
+        advice = ("pass it as a NumPy array" if b[0] == "c" and b[1] is tuple else
+                  "pass it as a NumPy scalar (e.g. np.int64(n))" if b[0] == "c" else
                   "use reduce_retracing=True or an input_signature with '?' dims")
         warnings.warn(f"{self.__name__}: argument '{self._params[i]}' changed {what} in "
                       f"{self._streak} consecutive calls, each compiling a new "
@@ -647,13 +703,15 @@ def compile(fn, signature, pipeline=None, target=None,  # noqa: A001
             timing: bool = False) -> ConcreteFunction:
     """Compile ``fn`` (a Python function or ``Function``) for one signature now.
 
-    ``signature``: a string such as ``"f32[?,4], i64"`` or a list of TensorSpec. ``target``:
+    ``signature``: a string such as ``"f32[?,4], i64"`` or a list of TensorSpec; parameters
+    after those it types take their defaults (compile-time constants). ``target``:
     "cpu" (this machine, callable), an x86-64 level ("x86-64-v2" .. "x86-64-v4") or a Linux
     triple ("aarch64-linux-gnu"): code for those can be saved (``.save``) but not called
     here; "cuda" or "cuda:N" (PTX kernels, ``.ptx``; calling needs a GPU); default: the
     current ``compiler.device`` ("cpu"). ``timing``: print the milliseconds of each stage
     (``ConcreteFunction.timings``: frontend, optimized = passes, loops = lowering, llvm-ir,
     llvm-opt, machine-code) to stderr. Raises SignatureError for a malformed string,
+    TypeError for a signature that leaves out a parameter without a constant default,
     CompileError for unsupported code, ValueError for an unknown target."""
     from .aot.targets import resolve
     target = target or current_device()
@@ -663,10 +721,7 @@ def compile(fn, signature, pipeline=None, target=None,  # noqa: A001
         fn = fn.python_function
     specs = to_specs(signature)
     params = list(inspect.signature(fn).parameters)
-    if len(specs) != len(params):
-        raise TypeError(f"{fn.__name__} takes {len(params)} arguments, the signature gives "
-                        f"{len(specs)}")
-    args = [s.to_type() for s in specs]
+    args = [s.to_type() for s in specs] + _signature_defaults(fn, len(specs))
     backend = cuda
     if cuda is None and not target.is_host:
         from .aot.cross import cross_compile
@@ -678,6 +733,26 @@ def compile(fn, signature, pipeline=None, target=None,  # noqa: A001
         from .pipeline import timing_report
         sys.stderr.write(f"{fn.__name__}({cf.signature}):\n{timing_report(cf.timings)}")
     return cf
+
+
+def _signature_defaults(fn, given: int) -> list:
+    """The Constants of the parameters of ``fn`` after the ``given`` ones a signature types:
+    their defaults. Raises TypeError when one has no default, or a default that is not a
+    compile-time constant (an array: give its type in the signature)."""
+    params = list(inspect.signature(fn).parameters.values())
+    rest = params[given:]
+    if given > len(params) or any(p.default is p.empty for p in rest):
+        required = sum(p.default is p.empty for p in params)
+        takes = f"{required} to {len(params)}" if required < len(params) else len(params)
+        raise TypeError(f"{fn.__name__} takes {takes} arguments, the signature gives {given}")
+    constants = []
+    for p in rest:
+        if not _is_constant(p.default):
+            raise TypeError(f"argument {p.name!r} (a default value) of type "
+                            f"{type(p.default).__name__} is not a compile-time constant: give "
+                            f"its type in the signature")
+        constants.append(Constant(p.default))
+    return constants
 
 
 def save(path, functions) -> None:

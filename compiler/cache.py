@@ -168,15 +168,17 @@ def key(fn, params: list, args: list, pipeline: str | None) -> str | None:
     import llvmlite
 
     from . import __version__
+    pending = []   # the Python functions passed as constants: their code is compiled in
     try:
         source = _source_digest(fn)
+        spec = [f"const {_describe(a.value, pending)}" if isinstance(a, Constant)
+                else f"type {a}" for a in args]
+        called = [_source_digest(f) for f in pending]
     except _Unstable:
         return None
     parts = [f"grafo {__version__} format {FORMAT_VERSION} numpy {np.__version__} "
              f"llvmlite {llvmlite.__version__}", host_identity(), str(pipeline), source,
-             repr(params)]
-    parts += [f"const {type(a.value).__name__} {a.value!r}" if isinstance(a, Constant)
-              else f"type {a}" for a in args]
+             repr(params), *spec, *called]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 

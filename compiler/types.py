@@ -153,14 +153,17 @@ _WEAK_DTYPE = {py_int: np.dtype(np.int64), py_float: np.dtype(np.float64),
                py_bool: np.dtype(np.bool_)}
 
 
+SUPPORTED_DTYPES = "bool, int8..int64, uint8..uint64, float32, float64"
+
+
 def from_dtype(dtype) -> Type:
     """The scalar type of a NumPy dtype. Raises TypeError for unsupported dtypes."""
     dt = np.dtype(dtype)
     try:
         return _BY_DTYPE[dt]
     except KeyError:
-        raise TypeError(f"{dt} is not supported yet (supported dtypes: bool, int8..int64, "
-                        f"uint8..uint64, float32, float64)") from None
+        raise TypeError(f"{dt} is not supported yet (supported dtypes: {SUPPORTED_DTYPES})") \
+            from None
 
 
 def to_dtype(t: Type) -> np.dtype:

@@ -262,6 +262,21 @@ def _check_manifest(m: dict) -> None:
                 raise TypeError("entries.errors")
 
 
+def constant_record(value):
+    """A trace-time Python constant as the manifest records it (JSON): a bool/int/float/None
+    as it is, a tuple as a list of records, a NumPy scalar as {"dtype", "value"}, a function
+    as {"function": its qualified name}. Arguments passed for constants are compared to the
+    record in this form."""
+    if isinstance(value, tuple):
+        return [constant_record(v) for v in value]
+    if isinstance(value, np.generic):
+        return {"dtype": value.dtype.name, "value": value.item()}
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    name = getattr(value, "__qualname__", getattr(value, "__name__", type(value).__name__))
+    return {"function": f"{getattr(value, '__module__', None) or ''}.{name}"}
+
+
 def spec_of(record: dict):
     """The ``runtime.abi`` spec of a manifest input/result record."""
     dtype = np.dtype(record["dtype"])
@@ -355,7 +370,7 @@ class LoadedFunction:
             for name, a in zip(self._params, args, strict=True):
                 if name not in self._constants:
                     runtime_args.append(a)
-                elif a != self._constants[name]:
+                elif constant_record(a) != self._constants[name]:
                     raise TypeError(f"{self.name}: this concrete function was traced with "
                                     f"{self._constants[name]!r}, received {a!r}")
             args = runtime_args

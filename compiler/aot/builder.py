@@ -16,6 +16,7 @@ from runtime.artifact import (
     MANIFEST,
     OBJECT,
     SHARED_LIBRARY,
+    constant_record,
     ir_member,
     llvm_member,
     payload_digest,
@@ -69,7 +70,8 @@ def entry_record(cf) -> dict:
         "module": getattr(cf.python_function, "__module__", None),
         "signature": cf.signature,
         "params": list(cf._params),
-        "constants": {p: a.value for p, a in zip(cf._params, cf._args, strict=True)
+        "constants": {p: constant_record(a.value) for p, a in zip(cf._params, cf._args,
+                                                                   strict=True)
                       if isinstance(a, Constant)},
         "inputs": [_spec_record(s, n) for s, n in zip(inputs, names, strict=True)],
         "results": [_spec_record(s) for s in results],

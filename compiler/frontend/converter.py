@@ -319,7 +319,8 @@ def convert(fn, args) -> ModuleOp:
 
     ``args`` has one entry per parameter of ``fn`` (defaults applied): an IR type
     (``TensorType`` for an array, a scalar type for a NumPy scalar) for a run-time argument,
-    or a ``Constant`` for a compile-time value (a Python scalar folded into the code).
+    or a ``Constant`` for a compile-time value (a Python scalar or a tuple of scalars folded
+    into the code, a function whose calls are inlined).
 
     Returns a ``builtin.module`` with one ``func.func`` named ``fn.__name__`` whose arguments
     are the run-time arguments in order; ``grafo.result_tuple`` is set when ``fn`` returns a

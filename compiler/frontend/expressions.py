@@ -30,6 +30,7 @@ from .registry import (
 )
 from .scope import MISSING
 from .values import (
+    RUNTIME,
     BoundMethod,
     Constant,
     LocalFunction,
@@ -37,7 +38,11 @@ from .values import (
     SliceValue,
     TupleValue,
     Undefined,
+    compile_time,
     describe,
+    is_sequence,
+    sequence_kind,
+    sequence_semantics,
 )
 from .variables import VariableMethod
 
@@ -51,6 +56,7 @@ BINARY = {
 COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
            ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
 UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}
+_UNARY_SYMBOL = {operator.neg: "-", operator.pos: "+", operator.invert: "~"}
 
 UNSUPPORTED_EXPRESSIONS = {
     "ListComp": ("list comprehension", "use NumPy operations or a for loop"),
@@ -149,7 +155,8 @@ class ExpressionMixin:
                 return self._exact_int(folded, left, right)
             if all(type(v.value) in (bool, int, float) for v in (left, right)):
                 return self._python_scalar_error(python_op, left.value, right.value)
-        if isinstance(left, TupleValue) or isinstance(right, TupleValue):
+        # a NumPy scalar repeats a sequence (``(1, 2) * np.int64(2)``) as a Python int does
+        if sequence_semantics([left, right], scalars=python_op is not operator.mul):
             return self._tuple_binary(python_op, left, right)
         if python_op is operator.matmul:
             return A.matmul(self, left, right)
@@ -192,6 +199,10 @@ class ExpressionMixin:
         if isinstance(node.op, ast.Not):
             return logical_not(self, value)
         python_op = UNARY[type(node.op)]
+        if is_sequence(value):
+            self.fail(f"bad operand type for unary {_UNARY_SYMBOL[python_op]}: "
+                      f"'{sequence_kind(value)}'",
+                      "convert it to an array with np.array(...)", TypeError)
         if isinstance(value, Constant):
             folded = fold(python_op, [value.value])
             if folded is not None:
@@ -240,8 +251,8 @@ class ExpressionMixin:
             self.fail("'is' is only supported with None or compile-time values",
                       "compare values with ==")
         if isinstance(op, (ast.In, ast.NotIn)):
-            item, container = _compile_time(left), _compile_time(right)
-            known = item is not _RUNTIME and container is not _RUNTIME
+            item, container = compile_time(left), compile_time(right)
+            known = item is not RUNTIME and container is not RUNTIME
             folded = fold(operator.contains, [container, item]) if known else None
             if folded is None:
                 self.fail("'in' is only supported on values known at compile time")
@@ -251,7 +262,23 @@ class ExpressionMixin:
             folded = fold(python_op, [left.value, right.value])
             if folded is not None:
                 return folded
+        if sequence_semantics([left, right]):
+            return self._sequence_compare(python_op, left, right)
         return apply_ufunc(self, OPERATOR_UFUNCS[python_op], [left, right], python_op)
+
+    def _sequence_compare(self, python_op, left, right):
+        """Python's comparison of a tuple or list with a value that is not a NumPy array or
+        scalar (``(1, 2) == (1, 2)`` is True, ``(1, 2) == 1`` False), decided at compile time;
+        the TypeError Python raises (``(1, 2) < 1``) is raised when the code gets here."""
+        a, b = compile_time(left), compile_time(right)
+        if a is RUNTIME or b is RUNTIME:
+            self.fail("comparing a tuple or list that holds run-time values is not supported",
+                      "compare the items one by one, or convert it with np.array(...)")
+        try:
+            return Constant(bool(python_op(a, b)))
+        except (TypeError, ValueError) as e:
+            raise_at_runtime(self, e)
+            return Constant(False)
 
     def _expr_BoolOp(self, node: ast.BoolOp):
         kind = "and" if isinstance(node.op, ast.And) else "or"
@@ -366,8 +393,8 @@ class ExpressionMixin:
             view = _lookup_set(fn, VIEW_FUNCTIONS)
             if view:
                 args = [self.array_operand(a) for a in args]
-            values = [_compile_time(a) for a in [*args, *kwargs.values()]]
-            if _lookup_set(fn, FOLDABLE) and not any(v is _RUNTIME for v in values):
+            values = [compile_time(a) for a in [*args, *kwargs.values()]]
+            if _lookup_set(fn, FOLDABLE) and not any(v is RUNTIME for v in values):
                 folded = fold(fn, values[:len(args)], dict(zip(kwargs, values[len(args):],
                                                                strict=True)))
                 if folded is not None:
@@ -446,16 +473,3 @@ def _length(v):
         return len(v.value)
     return None
 
-
-def _compile_time(v):
-    """The Python value of a compile-time operand (nested tuples of constants included),
-    else ``_RUNTIME``."""
-    if isinstance(v, Constant):
-        return v.value
-    if isinstance(v, TupleValue):
-        items = tuple(_compile_time(x) for x in v.items)
-        return _RUNTIME if any(x is _RUNTIME for x in items) else items
-    return _RUNTIME
-
-
-_RUNTIME = object()

@@ -11,8 +11,17 @@ from .. import types as T
 from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..ir.core import Value
-from .ops import cast, constant, materialize
-from .values import Constant, SliceValue, TupleValue, Undefined, describe
+from .ops import as_array, cast, constant, materialize, raise_at_runtime
+from .values import (
+    RUNTIME,
+    Constant,
+    SliceValue,
+    TupleValue,
+    Undefined,
+    compile_time,
+    describe,
+    is_sequence,
+)
 
 _ADVANCED_HINT = ("advanced indexing (integer or boolean arrays as indices) is not supported; "
                   "use basic slices, np.where or a loop")
@@ -62,7 +71,10 @@ def _index_array(cx, item):
     """``item`` as an index array when it is a list display of constants (``x[[0, 2]]``,
     NumPy's integer or boolean array index) or a constant list or array, else unchanged."""
     if isinstance(item, TupleValue) and item.is_list:
-        value = _constant_list(cx, item)
+        value = compile_time(item)
+        if value is RUNTIME:
+            cx.fail("an index list of run-time values is not supported",
+                    "pass the indices as an integer array argument")
     elif isinstance(item, Constant) and isinstance(item.value, (list, np.ndarray)):
         value = item.value
     else:
@@ -73,20 +85,6 @@ def _index_array(cx, item):
     if arr.dtype.kind not in "biu":
         cx.fail("arrays used as indices must be of integer (or boolean) type")
     return materialize(cx, Constant(arr))
-
-
-def _constant_list(cx, v: TupleValue) -> list:
-    """The Python values of a (nested) list display of compile-time constants."""
-    out = []
-    for it in v.items:
-        if isinstance(it, TupleValue):
-            out.append(_constant_list(cx, it))
-        elif isinstance(it, Constant):
-            out.append(it.value)
-        else:
-            cx.fail("an index list of run-time values is not supported",
-                    "pass the indices as an integer array argument")
-    return out
 
 
 def _advanced(cx, x: Value, items: list, arrays: list):
@@ -184,6 +182,18 @@ def basic_index(cx, x: Value, index) -> tuple:
             spec.append("i")
             operands.append(_index(cx, item))
     return tuple(spec), tuple(bounds), operands
+
+
+def check_sequence_rank(cx, value, rank: int) -> None:
+    """NumPy's ValueError, raised when the code gets here, for a tuple or list stored into a
+    basic-index region of ``rank`` dims that has more dims than the region (``x[0] =
+    [[1, 2]]`` into a row, ``x[0, 0] = (1,)``): NumPy converts it for the region, not by
+    broadcasting an array."""
+    if not is_sequence(value) or as_array(cx, value).value.ndim <= rank:
+        return
+    more = f" The requested array would exceed the maximum number of dimension of {rank}." \
+        if rank else ""
+    raise_at_runtime(cx, ValueError(f"setting an array element with a sequence.{more}"))
 
 
 def _tuple_item(cx, x, index):

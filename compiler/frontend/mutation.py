@@ -33,7 +33,7 @@ from .. import types as T
 from ..dialects import np as npd
 from ..ir.core import OpResult, Value
 from .holders import get, name_of, put, slots, sort_key, text
-from .indexing import assign_advanced, basic_index, index_items, subscript
+from .indexing import assign_advanced, basic_index, check_sequence_rank, index_items, subscript
 from .ops import cast, dim, materialize, raise_at_runtime
 from .scope import Scope, is_special
 from .values import Constant, Undefined, describe
@@ -141,6 +141,7 @@ class MutationMixin:
         if arrays:
             return assign_advanced(self, x, items, arrays, value)
         spec, bounds, operands = basic_index(self, x, index)
+        check_sequence_rank(self, value, x.type.rank - spec.count("i") + spec.count("n"))
         v = cast(self, value, x.type.element)
         return self.emit(npd.SetItemOp, [x, v, *operands], {"spec": spec, "bounds": bounds})
 
@@ -350,9 +351,11 @@ class MutationMixin:
                        f"'{text(n)}' is {_link_text(src, m)} before the loop at line {line}, and "
                        f"the loop may rebind one of them: whether writing through one "
                        f"changes the other is decided at run time, which is not supported",
-                       f"create the view inside the loop, or copy it first "
-                       f"({_copy_text(n)})" if src is not None else
-                       f"make '{text(n)}' name the array inside the loop, or copy it first "
+                       f"create the view inside the loop; if writes through '{text(n)}' "
+                       f"should not reach '{text(m)}', copy it first ({_copy_text(n)})"
+                       if src is not None else
+                       f"make '{text(n)}' name the array inside the loop; if writes through "
+                       f"'{text(n)}' should not reach '{text(m)}', copy it first "
                        f"({_copy_text(n)})")
 
     def iteration_links(self, end, incoming: dict, kept, rebound: set) -> list:

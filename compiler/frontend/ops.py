@@ -18,7 +18,19 @@ from ..dialects import np as npd
 from ..dialects.grafo import CheckOp
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
-from .values import Constant, OptionalValue, TupleValue, const_type, describe, type_of
+from .values import (
+    RUNTIME,
+    Constant,
+    OptionalValue,
+    TupleValue,
+    compile_time,
+    const_type,
+    describe,
+    holds_runtime,
+    is_sequence,
+    sequence_kind,
+    type_of,
+)
 
 UFUNC_OPS: dict = {getattr(np, cls.numpy): cls for cls in npd.NUMPY_OPS.values()
                    if issubclass(cls, npd.ElementwiseOp) and isinstance(
@@ -45,17 +57,48 @@ _FOLD_LIMIT = 256  # largest folded array kept as a constant (elements)
 # constants and casts ------------------------------------------------------------------------
 
 def value_type(cx, v) -> T.Type:
-    """The IR type of ``v``; CompileError for values that have none (None, str, ...)."""
-    t = type_of(v)
+    """The IR type of ``v`` (of ``np.asarray(v)`` for a tuple or list, see ``as_array``);
+    CompileError for values that have none (None, str, ...)."""
+    t = type_of(as_array(cx, v))
     if t is None:
         cx.fail(f"{describe(v)} cannot be used as an array or number here")
     return t
 
 
+def as_array(cx, v):
+    """``v``, or for a tuple or list of compile-time numbers (nested ones too) the constant
+    array ``np.asarray(v)``, with NumPy's dtype discovery (Python ints become int64, floats
+    float64), as NumPy converts an array_like operand. Raises CompileError for a sequence
+    holding run-time values, for a ragged one (NumPy's ValueError) and for one whose array
+    has an unsupported dtype (strings, None, ints beyond 64 bits)."""
+    if not is_sequence(v):
+        return v
+    value = compile_time(v)
+    if value is RUNTIME:
+        if holds_runtime(v):
+            cx.fail(f"a {sequence_kind(v)} of run-time values cannot be used as an array here",
+                    "build the array with np.zeros/np.full and item assignment, or pass an "
+                    "array")
+        cx.fail(f"{describe(v)} cannot be used as an array or number here")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            array = np.asarray(value)
+        except ValueError as e:
+            cx.fail(str(e), kind=ValueError)
+    if const_type(array) is None:
+        cx.fail(f"{value!r} converts to an array of dtype {array.dtype}, which is not "
+                f"supported", "use numbers that NumPy stores as bool, integers or floats")
+    return Constant(array)
+
+
 def constant(cx, value, t: T.Type) -> Value:
-    """An ``np.constant`` of type ``t`` holding ``value`` converted as NumPy converts it."""
+    """An ``np.constant`` of type ``t`` holding ``value`` converted as NumPy converts it (a
+    tuple or list item by item, see ``_sequence_array``)."""
     el = T.element_type(t)
-    if T.is_weak(el):
+    if isinstance(value, (tuple, list)):
+        value = _sequence_array(cx, value, T.to_dtype(el))
+    elif T.is_weak(el):
         value = {"int": int, "float": float, "bool": bool}[el.kind](value)
         if el.kind == "int" and not -2 ** 63 <= value < 2 ** 63:
             cx.fail(f"Python int {value} does not fit in 64 bits")
@@ -70,17 +113,34 @@ def constant(cx, value, t: T.Type) -> Value:
     return cx.insert(npd.ConstantOp.of(value, t)).result
 
 
+def _sequence_array(cx, value, dt: np.dtype) -> np.ndarray:
+    """``np.array(value, dtype=dt)``: each item converted to ``dt`` as NumPy stores a sequence
+    (``x[0] = (1.5, 2)``). A conversion NumPy refuses (NaN into an integer dtype, a Python int
+    out of its range) raises NumPy's error when the code gets here, as ``x[0] = ...`` does."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return np.array(value, dtype=dt)
+        except (OverflowError, ValueError) as e:
+            raise_at_runtime(cx, e)
+            return np.asarray(value).astype(dt)
+
+
 def materialize(cx, v) -> Value:
-    """The IR value of a frontend value (constants become ``np.constant`` of their type)."""
+    """The IR value of a frontend value (constants become ``np.constant`` of their type, a
+    tuple or list of them that of ``np.asarray``)."""
     if isinstance(v, Value):
         return v
-    return constant(cx, v.value, value_type(cx, v))
+    t = value_type(cx, v)
+    return constant(cx, compile_time(v), t)
 
 
 def cast(cx, v, el: T.Type) -> Value:
-    """``v`` with element type ``el`` (an ``np.astype`` when it differs)."""
-    if isinstance(v, Constant):
-        return constant(cx, v.value, T.with_element(value_type(cx, v), el))
+    """``v`` with element type ``el`` (an ``np.astype`` when it differs; a constant, or a tuple
+    or list of them, is converted at compile time)."""
+    if not isinstance(v, Value):
+        t = value_type(cx, v)
+        return constant(cx, compile_time(v), T.with_element(t, el))
     v = materialize(cx, v)
     if T.element_type(v.type) == el:
         return v

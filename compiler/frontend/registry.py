@@ -19,6 +19,7 @@ from .ops import (
     OPERATOR_UFUNCS,
     UFUNC_OPS,
     apply_ufunc,
+    as_array,
     cast,
     dim,
     materialize,
@@ -27,7 +28,14 @@ from .ops import (
     truth,
     value_type,
 )
-from .values import Constant, RangeValue, TupleValue
+from .values import (
+    Constant,
+    RangeValue,
+    TupleValue,
+    is_sequence,
+    sequence_kind,
+    sequence_semantics,
+)
 
 _UNSET = object()
 
@@ -119,11 +127,9 @@ def _scalar_type(dtype):
 
 
 def _asarray(cx, x, dtype):
-    """``np.asarray``: ``x`` itself when it has the dtype (writes through it reach ``x``)."""
-    if isinstance(x, TupleValue):
-        cx.fail("building an array from a list of run-time values is not supported",
-                "use np.zeros/np.full and arithmetic, or pass the array in")
-    return x if A.is_none(dtype) else cast(cx, x, A.resolve_dtype(cx, dtype))
+    """``np.asarray``: ``x`` itself when it has the dtype (writes through it reach ``x``); a
+    tuple or list of constants is converted item by item (``ops.as_array``, ``ops.cast``)."""
+    return as_array(cx, x) if A.is_none(dtype) else cast(cx, x, A.resolve_dtype(cx, dtype))
 
 
 
@@ -243,6 +249,9 @@ ATTRIBUTES: dict = {
 # Python builtins ----------------------------------------------------------------------------
 
 def _abs(cx, x):
+    if is_sequence(x):
+        cx.fail(f"bad operand type for abs(): '{sequence_kind(x)}'",
+                "convert it to an array with np.array(...)", TypeError)
     t = value_type(cx, x)
     return apply_ufunc(cx, np.absolute, [x], abs if T.is_weak(t) else None)
 
@@ -346,6 +355,9 @@ def _operator_rule(python_op):
         if kwargs or len(args) != OPERATOR_UFUNCS[python_op].nin:
             cx.fail(f"operator.{python_op.__name__} takes "
                     f"{OPERATOR_UFUNCS[python_op].nin} positional operands")
+        if sequence_semantics(args, scalars=python_op is not operator.mul):
+            cx.fail(f"operator.{python_op.__name__} of a tuple or list is not supported",
+                    "use the operator syntax, or convert it with np.array(...)")
         return apply_ufunc(cx, OPERATOR_UFUNCS[python_op], list(args), python_op)
     return rule
 

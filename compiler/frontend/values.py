@@ -25,8 +25,9 @@ from ..ir.core import Location, Value
 
 @dataclass(frozen=True, eq=False)
 class Constant:
-    """A compile-time value: a Python scalar passed as a specialization constant (folded into
-    the code), a global, or any value the frontend computes while compiling."""
+    """A compile-time value: a Python scalar, tuple or function passed as a specialization
+    constant (folded into the code), a global, or any value the frontend computes while
+    compiling."""
 
     value: object
 
@@ -103,6 +104,42 @@ def is_runtime(v) -> bool:
     return isinstance(v, Value)
 
 
+def is_sequence(v) -> bool:
+    """Whether ``v`` is a Python tuple or list (a display or a compile-time value)."""
+    return isinstance(v, TupleValue) or (isinstance(v, Constant)
+                                         and isinstance(v.value, (tuple, list)))
+
+
+def sequence_kind(v) -> str:
+    """"list" or "tuple": the Python type of a sequence (``is_sequence``)."""
+    is_list = v.is_list if isinstance(v, TupleValue) else isinstance(v.value, list)
+    return "list" if is_list else "tuple"
+
+
+def holds_runtime(v) -> bool:
+    """Whether a tuple or list display holds a run-time value (nested ones too)."""
+    return isinstance(v, TupleValue) and any(is_runtime(x) or holds_runtime(x)
+                                             for x in v.items)
+
+
+def is_numpy_operand(v, scalars: bool = True) -> bool:
+    """Whether ``v`` is a NumPy array (or, with ``scalars``, a NumPy scalar): an operator
+    with such an operand is NumPy's, which converts a tuple or list operand to an array."""
+    if isinstance(v, Value):
+        return isinstance(v.type, T.TensorType) or (scalars and not T.is_weak(v.type))
+    if isinstance(v, Constant):
+        return isinstance(v.value, np.ndarray) or (scalars and isinstance(v.value, np.generic))
+    return False
+
+
+def sequence_semantics(operands, scalars: bool = True) -> bool:
+    """Whether an operator on ``operands`` is Python's on a tuple or list (concatenation,
+    repetition, lexicographic comparison) rather than NumPy's elementwise one: some operand
+    is a sequence and none is a NumPy array or scalar (see ``is_numpy_operand``)."""
+    return any(is_sequence(v) for v in operands) and not any(
+        is_numpy_operand(v, scalars) for v in operands)
+
+
 def const_type(value) -> T.Type | None:
     """The IR type a compile-time value takes when it is materialized (None: it has none).
 
@@ -122,6 +159,22 @@ def const_type(value) -> T.Type | None:
     if isinstance(value, float):
         return T.py_float
     return None
+
+
+RUNTIME = object()  # ``compile_time``'s answer for a value known only at run time
+
+
+def compile_time(v):
+    """The Python value of a compile-time frontend value: a Constant's value, a tuple or list
+    display of them as a tuple or list (nested ones too); ``RUNTIME`` for anything else."""
+    if isinstance(v, Constant):
+        return v.value
+    if isinstance(v, TupleValue):
+        items = tuple(compile_time(x) for x in v.items)
+        if any(x is RUNTIME for x in items):
+            return RUNTIME
+        return list(items) if v.is_list else items
+    return RUNTIME
 
 
 def type_of(v) -> T.Type | None:
@@ -172,7 +225,8 @@ def describe(v) -> str:
         t = const_type(v.value)
         return f"{v.value!r}" + (f" ({t})" if t is not None else "")
     if isinstance(v, TupleValue):
-        return f"a {'list' if v.is_list else 'tuple'} of {len(v.items)} items"
+        n = len(v.items)
+        return f"a {'list' if v.is_list else 'tuple'} of {n} item{'' if n == 1 else 's'}"
     if isinstance(v, OptionalValue):
         return f"None or {describe(v.value)}"
     if isinstance(v, LocalFunction):
