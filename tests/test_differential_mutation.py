@@ -206,6 +206,40 @@ def local_double_buffer(u, n):
     return a, b
 
 
+def view_augassigned_in_loop(u, n):
+    """The grayscott kernel's pattern: ``v += ...`` keeps ``v`` a view of ``u``."""
+    v = u[1:-1]
+    for _ in range(n):
+        v += u[:-2] + 1.0
+    return u
+
+
+def view_augassigned_then_rebound(u, n):
+    """Writes through ``v`` reach ``u`` in the first iteration only: not supported."""
+    v = u[1:-1]
+    for _ in range(n):
+        v *= 2.0
+        v = v + 1.0
+    return u, v
+
+
+def two_views_augassigned(u, n):
+    v, w = u[1:], u[:-1]
+    for _ in range(n):
+        v += w
+        w -= 1.0
+    return u
+
+
+def accumulate_and_break(u, x):
+    acc = u[:3]
+    for i in range(x.shape[0]):
+        acc += x[i]
+        if acc[0] > 10.0:
+            break
+    return u
+
+
 M = np.arange(12, dtype=np.float32).reshape(3, 4)
 I64 = np.arange(5, dtype=np.int64)
 
@@ -224,6 +258,8 @@ CASES = [
     (alias_on_every_path, F, F * 10, np.int64(1)), (alias_on_every_path, F, F * 10, np.int64(5)),
     (swap_then_write, F, F * 10), (alias_rebound_before_write_in_loop, F, F * 10),
     (rebound_to_copy_in_loop, F, F * 10), (local_double_buffer, F, np.int64(3)),
+    (view_augassigned_in_loop, F, np.int64(3)), (two_views_augassigned, F, np.int64(2)),
+    (accumulate_and_break, F, np.arange(12.0).reshape(4, 3)),
 ]
 
 
@@ -231,6 +267,12 @@ CASES = [
                                              enumerate(CASES)])
 def test_eager_and_compiled_agree(case):
     run_both(case[0], *case[1:])
+
+
+def test_view_rebound_in_loop_is_a_compile_error():
+    with pytest.raises(compiler.CompileError, match="the loop may rebind one of them") as e:
+        compiler.function(view_augassigned_then_rebound)(F.copy(), np.int64(3))
+    assert "v *= 2.0" in str(e.value) and "create the view inside the loop" in str(e.value)
 
 
 def checked_positive(x):

@@ -23,7 +23,7 @@ from .. import types as T
 from ..dialects import scf
 from ..dialects.updates import updates_in_place
 from ..errors import CompileError
-from ..ir.core import Block
+from ..ir.core import Block, Value
 from . import arrays as A
 from .holders import name_of, same_but
 from .iteration import iteration
@@ -258,7 +258,7 @@ class ControlFlowMixin:
             if isinstance(outer.get(IN + n), Alias):  # known at run time
                 outer[IN + n] = outer[n]
                 outer[LIVE + n] = Constant(True)
-        links, risky = self.loop_links(outer, assigned)
+        links, risky = self.loop_links(outer, rebound_names(node.body, outer) | targets)
         made = []  # links the body makes for the next iteration (``iteration_links``)
         carried = [n for n in sorted(assigned - targets) if n in outer.names
                    and not isinstance(outer[n], Undefined)]
@@ -478,8 +478,8 @@ class ControlFlowMixin:
             with self.builder.at_end(body):
                 self.check_links(end, kept, line)
             seen = {(n, m) for n, _, m in made}  # each attempt makes its views again
-            new = [k for k in self.iteration_links(end, incoming, kept, assigned_names(
-                node.body)) if (k[0], k[2]) not in seen]
+            new = [k for k in self.iteration_links(end, incoming, kept, rebound_names(
+                node.body, scope)) if (k[0], k[2]) not in seen]
             made.extend(new)
             changed = bool(new)  # built again with the new links guarded
         linked = {}  # name -> the paths into its value of the slots the body makes again
@@ -674,6 +674,31 @@ def assigned_names(nodes) -> set:
             out.add(n.id)
         stack.extend(ast.iter_child_nodes(n))
     return out
+
+
+def rebound_names(nodes, scope) -> set:
+    """``assigned_names`` less the names that only augmented assignments bind and that hold an
+    array in ``scope``: ``u += x`` updates that array in place (``ndarray.__iadd__``) and ``u``
+    goes on naming it, so a view ``u`` keeps its link to its base."""
+    augmented, other, stack = set(), set(), list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            augmented.add(n.target.id)
+            stack.append(n.value)
+            continue
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            other.add(n.id)
+        stack.extend(ast.iter_child_nodes(n))
+    arrays = {n for n in augmented - other if n in scope.names and _is_array(
+        resolve(scope, scope.names[n]))}
+    return (augmented | other) - arrays
+
+
+def _is_array(v) -> bool:
+    return isinstance(v, Value) and isinstance(v.type, T.TensorType)
 
 
 def contains(nodes, kind) -> bool:
