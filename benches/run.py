@@ -16,8 +16,10 @@ The suite runs once per thread count of ``--threads`` (default: every CPU, then 
 fresh process with ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS`` set to
 it before NumPy is imported (``OPENBLAS_CORETYPE`` and ``OPENBLAS_L2_SIZE`` are removed so
 OpenBLAS picks its kernel for this CPU; at 1 thread XLA's Eigen threads are turned off
-too). Every library runs as its users get it at that setting: grafo's parallel loops,
-OpenBLAS and XLA use the threads, NumPy's ufuncs and Numba's ``@njit`` functions run on one.
+too), and with fewer threads than CPUs the process is bound to that many CPUs (XLA's other
+thread pools follow the CPU count, not these variables). Every library runs as its users get
+it at that setting: grafo's parallel loops, OpenBLAS and XLA use the threads, NumPy's ufuncs
+and Numba's ``@njit`` functions run on one.
 
 The machine's memory bandwidth is measured at the same thread count with a STREAM-style triad
 ``a[i] = b[i] + s * c[i]`` on 2 x 10^7 float64 into a preallocated ``a``: Numba's
@@ -56,8 +58,10 @@ def _set_threads(n: int) -> None:
     for var in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         os.environ.pop(var, None)
     if n == 1:   # XLA's CPU backend threads with Eigen unless told otherwise
-        os.environ["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false " \
-                                  "intra_op_parallelism_threads=1"
+        os.environ["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false"
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if 0 < n < len(cpus):   # libraries that size their pools by the CPUs (XLA) see n of them
+        os.sched_setaffinity(0, cpus[:n])
 
 
 def _timeit(fn, args, repeat: int, number: int = 1) -> dict:
