@@ -28,9 +28,10 @@ unrolled by two, its 8 row broadcasts per step no longer fit beside the accumula
 spills it then needs in the innermost loop cost up to a fifth of the time (more where the stack
 slots straddle cache lines, so the loss changed with the caller's stack alignment).
 Accumulators start from zero in the first block of k and from the result in later ones, so the
-result is never zero-filled first. Columns left over by the tiles are done by an i-k-j loop
-nest. Floats accumulate with ``math.fma`` in k order (one rounding per step, like OpenBLAS),
-integers with wrapping mul + add.
+result is never zero-filled first. Columns past the last multiple of ``NR`` are packed as zeros
+up to it (BLIS's edge handling): their tiles write a result padded as wide, whose real columns
+are copied into the result at the end. Floats accumulate with ``math.fma`` in k order (one
+rounding per step, like OpenBLAS), integers with wrapping mul + add.
 """
 
 from __future__ import annotations
@@ -149,7 +150,9 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     The threads take blocks of rows, or, when there are fewer than ``2 * MC`` rows, parts of
     the columns: each part packs its own panels of B (a part is one iteration of the outer
     loop, which the backend runs on the threads when it has several; with one part, the loop
-    over row blocks inside it takes the threads)."""
+    over row blocks inside it takes the threads). Columns past the last multiple of ``NR``
+    are packed with zeros up to it and their tiles write a result padded as wide, which is
+    copied into ``buf`` at the end."""
     lt = T.lowered(t)
     size = lt.width // 8
     nr = min(MAX_NR if T.is_float(t) else MAX_NR_INT, TILE_BYTES // size)
@@ -158,22 +161,19 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     mac = multiply_add(em, t)
     m_full = em.mul(em.floordiv(rows, mr), mr)
     m_half = m_full if mr == MR_INT else em.mul(em.floordiv(rows, MR_INT), MR_INT)
-    n_full = em.mul(em.floordiv(cols, nr), nr)
+    n_pad = em.mul(_ceil_div(em, cols, nr), nr)
     flops = em.product([rows, cols, depth] + list(batch))
     parallel = not isinstance(flops, int) or flops >= PARALLEL_MIN_FLOPS
     few_rows = parallel and em.cmp("slt", m_full, 2 * MC)
-    tiles_n = em.floordiv(n_full, nr)
-    parts = em.pick(few_rows, em.max(_ceil_div(em, n_full, NC), em.min(tiles_n, MIN_PARTS)), 1)
+    tiles_n = em.floordiv(n_pad, nr)
+    parts = em.pick(few_rows, em.max(_ceil_div(em, n_pad, NC), em.min(tiles_n, MIN_PARTS)), 1)
     part = em.max(em.mul(_ceil_div(em, tiles_n, em.max(parts, 1)), nr), nr)
     # known several parts: they take the threads, so the row blocks need no parallel version
     rows_parallel = parallel and not (isinstance(parts, int) and parts > 1)
-    ncap, kcap = em.min(n_full, em.min(part, NC)), em.min(depth, KC)
+    ncap, kcap = em.min(n_pad, em.min(part, NC)), em.min(depth, KC)
     if T.is_float(t):  # copied row by row: a loop that LLVM vectorizes
         packed_shape = (kcap, em.add(ncap, PAD // size))
         slot = lambda k, j0, j: (k, em.add(j0, j))  # noqa: E731
-        pack_shape = lambda kb, nc: (kb, nc)  # noqa: E731
-        pack_at = lambda i: (i[0], i[1])  # noqa: E731
-        along_j, across_k = (0, 1), (1, 0)
     else:  # NR-wide k-major panels: LLVM would turn the row-major form into gathers
         packed_shape = (em.floordiv(ncap, nr), kcap, nr)
         slot = lambda k, j0, j: (em.floordiv(j0, nr), k, j)  # noqa: E731
@@ -184,72 +184,92 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     # run along memory (rows of B.T a power of two apart would all fall in one L1 set)
     down_columns = False if b_strides is None else em.cmp(
         "slt", _abs(em, b_strides[0]), _abs(em, b_strides[1]))
+    padded = em.cmp("ne", n_pad, cols)
+    out = buf
+    if padded is not False:
+        wide = em.alloc(tuple(batch) + (rows, n_pad), lt)
+        lw.own(None, wide, t)
+        out = wide if padded is True else em.if_(padded, lambda: [wide], lambda: [buf],
+                                                  [buf.type])[0]
 
-    def packing(bidx):
-        def column_part(jp, end):
-            packed = em.alloc(packed_shape, lt)
+    def pack(packed, bidx, kc, kb, jc, nc):
+        """B's block of ``kb`` rows from ``kc`` and ``nc`` columns from ``jc`` into
+        ``packed``, columns from ``cols`` on as zeros; down B's columns when
+        ``down_columns``."""
+        valid = em.min(nc, em.max(em.sub(cols, jc), 0))   # at least 1: jc < cols
+        if T.is_float(t):   # the valid columns, then zeros: loops LLVM vectorizes
+            def copy(order):
+                dims = (kb, valid)
+                em.nest([dims[d] for d in order], lambda o: em.store(b_at(
+                    bidx, em.add(kc, o[order.index(0)]), em.add(jc, o[order.index(1)])),
+                    packed, (o[order.index(0)], o[order.index(1)])))
+            _choose(em, down_columns, lambda: copy((1, 0)), lambda: copy((0, 1)))
+            if em.cmp("eq", valid, nc) is not True:
+                em.nest((kb, em.sub(nc, valid)), lambda i: em.store(
+                    zero, packed, (i[0], em.add(valid, i[1]))))
+            return
 
-            def col_block(jc):
-                nc = em.min(em.sub(end, jc), NC)
+        def copy(order):   # the last panel's columns past ``valid`` read as zeros
+            inverse = [order.index(d) for d in range(len(order))]
 
-                def k_block(kc):
-                    kb = em.min(em.sub(depth, kc), KC)
-                    def pack(order):   # (k, j) of the block at i; the nest in this order
-                        inverse = [order.index(d) for d in range(len(order))]
-                        shape = pack_shape(kb, nc)
-                        em.nest([shape[d] for d in order], lambda o: em.store(b_at(
-                            bidx, em.add(kc, pack_at([o[d] for d in inverse])[0]),
-                            em.add(jc, pack_at([o[d] for d in inverse])[1])),
-                            packed, [o[d] for d in inverse]))
-                    _choose(em, down_columns, lambda: pack(across_k), lambda: pack(along_j))
-                    first = em.cmp("eq", kc, 0)
+            def element(o):
+                i = [o[d] for d in inverse]
+                k, j = pack_at(i)
+                v = b_at(bidx, em.add(kc, k), em.add(jc, em.min(j, em.sub(valid, 1))))
+                em.store(em.select(em.cmp("slt", j, valid), v, zero), packed, i)
+            shape = pack_shape(kb, nc)
+            em.nest([shape[d] for d in order], element)
+        _choose(em, down_columns, lambda: copy(across_k), lambda: copy(along_j))
 
-                    def tiles(lb, ub, height):
-                        em.loop(nc, lambda j0: em.loop(ub, lambda i0: _tile(
-                            em, buf, bidx, (i0, height), (jc, j0, nr), (kc, kb, first), packed,
-                            slot, a_at, mac), lb=lb, step=height), step=nr)
-                    if em.cmp("eq", m_full, 0) is not True:
-                        em.loop(m_full, lambda ic: tiles(ic, em.min(em.add(ic, MC), m_full), mr),
-                                step=MC, parallel=rows_parallel, work=MC * NC * KC)
-                    for lb, ub, height in ((m_full, m_half, MR_INT), (m_half, rows, 1)):
-                        if em.cmp("eq", lb, ub) is not True:  # rows left by taller tiles
-                            tiles(lb, ub, height)
-                _blocks(em, depth, KC, k_block)
-            if jp == 0 and end is n_full:
-                _blocks(em, n_full, NC, col_block)
-            else:
-                em.loop(end, col_block, lb=jp, step=NC)
-            em.effect("memref.dealloc", packed)
-        if isinstance(parts, int) and parts == 1:
-            column_part(0, n_full)
+    def column_part(bidx, jp, end):
+        packed = em.alloc(packed_shape, lt)
+
+        def col_block(jc):
+            nc = em.min(em.sub(end, jc), NC)
+
+            def k_block(kc):
+                kb = em.min(em.sub(depth, kc), KC)
+                pack(packed, bidx, kc, kb, jc, nc)
+                first = em.cmp("eq", kc, 0)
+
+                def tiles(lb, ub, height):
+                    em.loop(nc, lambda j0: em.loop(ub, lambda i0: _tile(
+                        em, out, bidx, (i0, height), (jc, j0, nr), (kc, kb, first), packed,
+                        slot, a_at, mac), lb=lb, step=height), step=nr)
+                if em.cmp("eq", m_full, 0) is not True:
+                    em.loop(m_full, lambda ic: tiles(ic, em.min(em.add(ic, MC), m_full), mr),
+                            step=MC, parallel=rows_parallel, work=MC * NC * KC)
+                for lb, ub, height in ((m_full, m_half, MR_INT), (m_half, rows, 1)):
+                    if em.cmp("eq", lb, ub) is not True:  # rows left by taller tiles
+                        tiles(lb, ub, height)
+            _blocks(em, depth, KC, k_block)
+        if jp == 0 and end is n_pad:
+            _blocks(em, n_pad, NC, col_block)
         else:
-            em.loop(n_full, lambda jp: column_part(jp, em.min(em.add(jp, part), n_full)),
-                    step=part, parallel=parallel, work=MC * NC * KC)
-
-        def ikj(i):   # the columns right of the tiles
-            em.loop(cols, lambda j: em.store(zero, buf, bidx + (i, j)), lb=n_full)
-
-            def k_step(k):
-                aik = a_at(bidx + (i,), k)
-
-                def j_step(j):
-                    dst = bidx + (i, j)
-                    em.store(mac(em.load(buf, dst), aik, b_at(bidx, k, j)), buf, dst)
-                em.loop(cols, j_step, lb=n_full)
-            em.loop(depth, k_step)
-        em.loop(rows, ikj)
+            em.loop(end, col_block, lb=jp, step=NC)
+        em.effect("memref.dealloc", packed)
 
     def matrix(bidx):
         def fill():   # a depth of 0: no k-block writes the tiles
-            return em.nest((rows, cols), lambda ij: em.store(zero, buf, bidx + ij))
+            return em.nest((rows, n_pad), lambda ij: em.store(zero, out, bidx + ij))
         empty = em.cmp("eq", depth, 0)
         if empty is True:
             fill()
         elif empty is not False:
             em.if_(empty, fill, lambda: [])
-        packing(bidx)
+        if isinstance(parts, int) and parts == 1:
+            column_part(bidx, 0, n_pad)
+        else:
+            em.loop(n_pad, lambda jp: column_part(bidx, jp, em.min(em.add(jp, part), n_pad)),
+                    step=part, parallel=parallel, work=MC * NC * KC)
 
     em.nest(batch, matrix)
+
+    def narrow():   # the columns of the padded result that the result has
+        em.nest(tuple(batch) + (rows, cols), lambda i: em.store(em.load(out, i), buf, i),
+                parallel=True)
+    if padded is not False:
+        _choose(em, padded, narrow, lambda: None)
 
 
 def _ceil_div(em, a, b):
