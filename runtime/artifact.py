@@ -277,6 +277,21 @@ def constant_record(value):
     return {"function": f"{getattr(value, '__module__', None) or ''}.{name}"}
 
 
+def same_constant(a, b) -> bool:
+    """Whether two constant records (``constant_record``'s form) are the same constant: of
+    the same type item by item, a float by its bits (``-0.0`` is not ``0.0``, every NaN is
+    NaN), as a ``Function`` keys its specializations."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        return a.hex() == b.hex()
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(same_constant, a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_constant(a[k], b[k]) for k in a)
+    return a == b
+
+
 def spec_of(record: dict):
     """The ``runtime.abi`` spec of a manifest input/result record."""
     dtype = np.dtype(record["dtype"])
@@ -370,7 +385,7 @@ class LoadedFunction:
             for name, a in zip(self._params, args, strict=True):
                 if name not in self._constants:
                     runtime_args.append(a)
-                elif constant_record(a) != self._constants[name]:
+                elif not same_constant(constant_record(a), self._constants[name]):
                     raise TypeError(f"{self.name}: this concrete function was traced with "
                                     f"{self._constants[name]!r}, received {a!r}")
             args = runtime_args

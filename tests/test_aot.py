@@ -99,6 +99,27 @@ def test_several_entries_constants_and_tuples(tmp_path, same):
     same(lib.smooth(x), F.smooth(x))
 
 
+def test_loaded_constants_compare_as_specializations_do(tmp_path, same):
+    """A loaded artifact takes only the constant it was traced with, told apart as a Function
+    tells its specializations apart: -0.0 is not 0.0, (1.0,) is not (1,), NaN is NaN."""
+    x = np.ones(3)
+    cfs = [compiler.function(F.scaled).get_concrete_function(x, c)
+           for c in (0.0, float("nan"), (1,))]
+    compiler.save(tmp_path / "zero.grafo", [cfs[0]])
+    zero = runtime.load(tmp_path / "zero.grafo")
+    same(zero(x, 0.0), F.scaled(x, 0.0))
+    with pytest.raises(TypeError, match="traced with 0.0, received -0.0"):
+        zero(x, -0.0)
+    compiler.save(tmp_path / "nan.grafo", [cfs[1]])
+    same(runtime.load(tmp_path / "nan.grafo")(x, float("nan")), F.scaled(x, float("nan")))
+    compiler.save(tmp_path / "tuple.grafo", [cfs[2]])
+    one = runtime.load(tmp_path / "tuple.grafo")
+    same(one(x, (1,)), F.scaled(x, (1,)))
+    for other in ((1.0,), (True,)):
+        with pytest.raises(TypeError, match="traced with"):
+            one(x, other)
+
+
 def test_large_constants_survive_save_and_load(tmp_path, same):
     table = np.random.default_rng(1).random(200_000)
 
