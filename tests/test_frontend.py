@@ -420,6 +420,13 @@ def test_unsupported_construct_is_a_located_compile_error(fn, marker, fragment):
     assert err.loc is not None and err.loc.file == fn.__code__.co_filename
 
 
+def test_ambiguous_truth_value_is_a_value_error():
+    """NumPy raises ValueError for ``if x:`` on an array of several elements; the compile-time
+    error is one too, so ``except ValueError`` catches it in both."""
+    err = compile_error(u_truth, X)
+    assert isinstance(err, ValueError)
+
+
 def test_unsupported_syntax_errors_carry_a_hint():
     err = compile_error(u_try, X)
     assert err.hint and err.hint in str(err)

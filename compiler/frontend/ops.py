@@ -249,7 +249,8 @@ def truth(cx, v):
             _check_single_element(cx, v)
         size = int(np.prod([1 if d is None else d for d in shape]))
         if size != 1 and None not in shape:
-            cx.fail(_AMBIGUOUS if size > 1 else _EMPTY, "reduce the array to one value first")
+            cx.fail(_AMBIGUOUS if size > 1 else _EMPTY, "reduce the array to one value first",
+                    ValueError)
         zeros = [constant(cx, 0, T.py_int) for _ in shape]
         v = cx.emit(npd.SubscriptOp, [v, *zeros], {"spec": ("i",) * len(shape), "bounds": ()})
     if T.is_bool(v.type):
