@@ -154,6 +154,22 @@ def test_vector_operands():
     _check(np.asarray(f(w, w)), np.asarray(w @ w))
 
 
+@pytest.mark.parametrize("layout", ["rows", "transposed"])
+def test_vector_times_wide_matrix(layout):
+    """A 1-D left operand takes the blocked kernel as one row (here on column parts): one fma
+    per step of k, in order, for each element; batched B too."""
+    rng = np.random.default_rng(3)
+    v = _data(700, np.float32, rng)
+    b = (_data((700, 3000), np.float32, rng) if layout == "rows"
+         else _data((3000, 700), np.float32, rng).T)
+    np.testing.assert_array_equal(compiler.function(mm)(v, b), _fma_reference(v[None], b)[0])
+    bb = _data((3, 700, 2100), np.float32, rng)
+    got = dynamic(np.float32)(v[None], bb[0])[0]
+    np.testing.assert_array_equal(compiler.function(mm)(v, bb)[0], got)
+    ints = [x.astype(np.int32) for x in (v * 100, bb * 100)]
+    np.testing.assert_array_equal(compiler.function(mm)(*ints), ints[0] @ ints[1])
+
+
 def test_batched_and_broadcast():
     rng = np.random.default_rng(3)
     f = compiler.function(mm)

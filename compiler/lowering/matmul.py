@@ -39,7 +39,7 @@ from __future__ import annotations
 from .. import types as T
 from ..dialects import np as npd
 from . import scalar as S
-from .index_expr import broadcast, broadcast_shape, materialize
+from .index_expr import Expr, broadcast, broadcast_shape, materialize
 from .lowerer import Lowerer, rule
 
 CHEAP_OPERAND = 1  # an operand with any arithmetic in its loads is computed once first
@@ -109,12 +109,20 @@ def lower_matmul(lw: Lowerer, op):
         em.nest(out_shape, lambda idx: em.store(dot(idx), buf, idx), parallel=True)
         return [lw.own(op.result, buf, t, out_shape)]
 
-    buf = em.alloc(out_shape, T.lowered(t))
     (m,) = cols
-    if rows and not T.is_bool(t) and not _small(rows[0], m, ka):
-        _blocked(em, lw, t, buf, nb, tuple(batch), rows[0], m, ka, a_at, b_at,
-                 None if b.strides is None else b.strides[-2:])
-        return [lw.own(op.result, buf, t, out_shape)]
+    b_strides = None if b.strides is None else b.strides[-2:]
+    if not T.is_bool(t) and not _small(rows[0] if rows else 1, m, ka):
+        if rows:
+            buf = em.alloc(out_shape, T.lowered(t))
+            _blocked(em, lw, t, buf, nb, tuple(batch), rows[0], m, ka, a_at, b_at, b_strides)
+            return [lw.own(op.result, buf, t, out_shape)]
+        # a 1-D left operand is a row: the kernel fills a (batch..., 1, m) buffer
+        one_row = em.alloc(tuple(batch) + (1, m), T.lowered(t))
+        _blocked(em, lw, t, one_row, nb, tuple(batch), 1, m, ka, a_at, b_at, b_strides)
+        lw.own(None, one_row, t)
+        return [Expr(out_shape, t, lambda idx: em.load(one_row, idx[:nb] + (0,) + idx[nb:]))]
+
+    buf = em.alloc(out_shape, T.lowered(t))
 
     def row(outer):
         em.loop(m, lambda j: em.store(zero, buf, outer + (j,)))
