@@ -7,7 +7,8 @@ A *result structure* string describes the value (``grafo.result_structure`` on t
 - ``None``: None (no result);
 - ``?``: a value that may be None: the next two results are a "has value" flag and the value
   (None when the flag is false);
-- ``(s1,s2,...)``: a tuple of those (``(s,)`` a 1-tuple, ``()`` the empty tuple).
+- ``(s1,s2,...)``: a tuple of those (``(s,)`` a 1-tuple, ``()`` the empty tuple);
+- ``[s1,s2,...]``: a list of those (a list display the function returns).
 
 For example ``(_,_,(_,_))`` is ``return a, b, (c, d)``.
 
@@ -21,9 +22,13 @@ from __future__ import annotations
 import importlib
 
 
+class ListTree(list):
+    """The subtrees of a ``[...]`` structure: rebuilt as a list, not a tuple."""
+
+
 def parse(structure: str):
-    """The tree of ``structure``: "_", None, "?" or a list of trees. Raises ValueError for a
-    malformed string."""
+    """The tree of ``structure``: "_", None, "?", a list of trees (a tuple) or a ``ListTree``
+    (a list). Raises ValueError for a malformed string."""
     tree, end = _parse(structure, 0)
     if end != len(structure):
         raise ValueError(f"malformed result structure {structure!r}")
@@ -35,16 +40,17 @@ def _parse(s: str, i: int):
         return None, i + 4
     if i < len(s) and s[i] in "_?":
         return s[i], i + 1
-    if i >= len(s) or s[i] != "(":
+    if i >= len(s) or s[i] not in "([":
         raise ValueError(f"malformed result structure {s!r} at {i}")
-    items, i = [], i + 1
-    while i < len(s) and s[i] != ")":
+    close = ")" if s[i] == "(" else "]"
+    items, i = ([] if close == ")" else ListTree()), i + 1
+    while i < len(s) and s[i] != close:
         item, i = _parse(s, i)
         items.append(item)
         if i < len(s) and s[i] == ",":
             i += 1
     if i >= len(s):
-        raise ValueError(f"malformed result structure {s!r}: unclosed '('")
+        raise ValueError(f"malformed result structure {s!r}: unclosed {'([' [close == ']']!r}")
     return items, i + 1
 
 
@@ -69,7 +75,8 @@ def packer(structure: str):
         if t == "?":
             has, value = next(flat), next(flat)
             return value if has else None
-        return tuple(build(x, flat) for x in t)
+        items = (build(x, flat) for x in t)
+        return list(items) if isinstance(t, ListTree) else tuple(items)
 
     def pack(out):
         return build(tree, iter((out,) if n == 1 else () if n == 0 else out))

@@ -34,6 +34,10 @@ def empty_tuple(x):
     return ()
 
 
+def lists(x):
+    return [x[0], x[1]], ([1, 2] + [3], [x * 2]), []
+
+
 STRUCTURES = [
     (nested_arrays_and_scalars, (np.arange(3.0), np.int64(4))),
     (nested_arrays_and_scalars, (np.arange(3.0), 4)),
@@ -41,6 +45,7 @@ STRUCTURES = [
     (py_int_division, (7, 2)),
     (py_int_division, (np.int64(-7), np.int64(2))),
     (empty_tuple, (np.arange(2),)),
+    (lists, (np.arange(3.0),)),
 ]
 
 
@@ -57,8 +62,11 @@ def test_result_structure_strings():
     assert packer("(_,(?,None))")((1, True, 2)) == (1, (2, None))
     assert packer("(?,)")((False, 0)) == (None,)
     assert packer("((_,),)")(5) == ((5,),)
+    assert packer("[_,(_,[])]")((1, 2)) == [1, (2, [])]
     with pytest.raises(ValueError):
         parse("(_,_")
+    with pytest.raises(ValueError):
+        parse("[_,_)")
 
 
 def test_nested_results_survive_save_load_and_pickle(tmp_path):
@@ -71,6 +79,11 @@ def test_nested_results_survive_save_load_and_pickle(tmp_path):
         got = f(x, np.int64(2))
         assert got[1][1][0] == want[1][1][0] and isinstance(got[2], tuple)
         np.testing.assert_array_equal(got[1][1][1], want[1][1][1])
+    cf = compiler.function(lists).get_concrete_function(x)
+    cf.save(path)
+    for f in (runtime.load(path), pickle.loads(pickle.dumps(cf))):
+        got = f(x)
+        assert type(got[0]) is list and type(got[1][0]) is list and got[2] == []
 
 
 # values that may be None ----------------------------------------------------------------------

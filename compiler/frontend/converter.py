@@ -180,11 +180,15 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
     def _results(self, value) -> tuple:
         """(structure, results): the run-time results of the return value ``value`` and
         the structure string that rebuilds it from them (see ``runtime.results``)."""
-        if isinstance(value, Constant) and isinstance(value.value, tuple):
-            value = TupleValue(tuple(Constant(v) for v in value.value))
+        if isinstance(value, Constant) and isinstance(value.value, (tuple, list)):
+            value = TupleValue(tuple(Constant(v) for v in value.value),
+                               isinstance(value.value, list))
         if isinstance(value, TupleValue):
             parts = [self._results(v) for v in value.items]
-            inner = ",".join(p for p, _ in parts) + ("," if len(parts) == 1 else "")
+            inner = ",".join(p for p, _ in parts)
+            if value.is_list:
+                return f"[{inner}]", [r for _, rs in parts for r in rs]
+            inner += "," if len(parts) == 1 else ""
             return f"({inner})", [r for _, rs in parts for r in rs]
         if isinstance(value, Constant) and value.value is None:
             return "None", []
