@@ -170,6 +170,23 @@ def test_vector_times_wide_matrix(layout):
     np.testing.assert_array_equal(compiler.function(mm)(*ints), ints[0] @ ints[1])
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.int32, np.int64])
+@pytest.mark.parametrize("layout", ["rows", "transposed", "strided"])
+def test_matrix_times_vector(dt, layout):
+    """Rows of A summed in vector lanes (a transposed A: b @ A.T by the blocked kernel), depths
+    with and without a remainder of lanes, batched A too."""
+    rng = np.random.default_rng(4)
+    for m, k in [(1000, 300), (997, 1001), (5, 64)]:
+        a = (_data((m, k), dt, rng) if layout == "rows" else
+             _data((k, m), dt, rng).T if layout == "transposed" else
+             _data((m, 2 * k), dt, rng)[:, ::2])
+        v = _data(k, dt, rng)
+        _check(compiler.function(mm)(a, v), a @ v)
+        _check(compiler.function(mm)(a, v[::-1]), a @ v[::-1])
+    batched, w = _data((3, 400, 300), dt, rng), _data(300, dt, rng)
+    _check(compiler.function(mm)(batched, w), batched @ w)
+
+
 def test_batched_and_broadcast():
     rng = np.random.default_rng(3)
     f = compiler.function(mm)

@@ -1,5 +1,7 @@
-"""Lowering of ``np.matmul``: a cache-blocked, register-tiled kernel for matrix products and
-plain loop nests for dot products and vector operands.
+"""Lowering of ``np.matmul``: a cache-blocked, register-tiled kernel for matrix products (a
+1-D left operand is one row of it), rows summed in vector lanes for a matrix times a vector
+(``_matvec``; a transposed matrix takes the kernel as ``b @ A.T``), and plain loops for the
+dot product of two vectors and for products small enough to vectorize whole.
 
 Semantics: NumPy ``matmul`` for ranks >= 1: 1-D x 1-D is a dot product (a scalar), a 1-D
 operand is treated as a row (left) or column (right) whose added axis is removed, batch dims
@@ -52,6 +54,8 @@ KC = 256         # rows of B per packed block (a KC x NR strip stays in L1)
 NC = 256         # columns of B per packed block (KC x NC stays in L2)
 PAD = 64         # bytes added to each packed row
 MC = 128         # rows of A per block of the parallel loop (MC x KC stays in L2)
+MV_ROWS = 4      # rows of a matrix-vector product summed together
+MV_PARALLEL_MIN = 1 << 18   # elements of A from which it runs on the threads (memory-bound)
 MIN_PARTS = 4    # column parts for few rows, at least (when there are that many tiles)
 PARALLEL_MIN_FLOPS = 1 << 22
 SMALL_FLOPS = 16 * 16 * 16
@@ -98,6 +102,22 @@ def lower_matmul(lw: Lowerer, op):
             return b.load((k,))
         return b.load((outer[:nb] if b.rank > 2 else ()) + (k, j))
 
+    if not cols and rows and not T.is_bool(t) and not _small(rows[0], 1, ka):
+        buf = em.alloc(out_shape, T.lowered(t))
+
+        def across_memory():   # A's rows run across memory (a transpose): b @ A.T, one row
+            row = em.alloc(tuple(batch) + (1, rows[0]), T.lowered(t))
+            _blocked(em, lw, t, row, nb, tuple(batch), 1, rows[0], ka,
+                     lambda outer, k: b.load((k,)),
+                     lambda outer, k, j: a_at(outer[:nb] + (j,), k), a.strides[:-3:-1])
+            em.nest(out_shape, lambda idx: em.store(
+                em.load(row, idx[:nb] + (0,) + idx[nb:]), buf, idx))
+            em.effect("memref.dealloc", row)
+        across = False if a.strides is None else em.cmp(
+            "slt", _abs(em, a.strides[-2]), _abs(em, a.strides[-1]))
+        _choose(em, across, across_memory,
+                lambda: _matvec(em, t, buf, tuple(batch), rows[0], ka, a_at, b_at))
+        return [lw.own(op.result, buf, t, out_shape)]
     if not cols:  # dot products: a scalar accumulator per output element
         def dot(outer):
             (acc,) = em.loop(ka, lambda k, acc: [add(acc, mul(a_at(outer, k), b_at(outer, k)))],
@@ -196,7 +216,6 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     out = buf
     if padded is not False:
         wide = em.alloc(tuple(batch) + (rows, n_pad), lt)
-        lw.own(None, wide, t)
         out = wide if padded is True else em.if_(padded, lambda: [wide], lambda: [buf],
                                                   [buf.type])[0]
 
@@ -278,6 +297,45 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
                 parallel=True)
     if padded is not False:
         _choose(em, padded, narrow, lambda: None)
+        em.effect("memref.dealloc", wide)
+
+
+def _matvec(em, t: T.Type, buf, batch: tuple, rows, depth, a_at, b_at) -> None:
+    """``buf[batch, i] = sum_k a_at(batch + (i,), k) * b_at(batch, k)``: ``MV_ROWS`` rows at a
+    time, each summed in the lanes of one vector register (``grafo.lanes``: a vector load of
+    the row and of the vector per step, as BLAS's gemv kernels keep partial sums), the lanes
+    then added pairwise and the last ``depth % lanes`` products in order; the threads take
+    blocks of rows. The order is not the blocked kernel's (one fma per step of k)."""
+    lt = T.lowered(t)
+    lanes = min(MAX_NR, TILE_BYTES // 2 // (lt.width // 8))   # one 64-byte vector
+    mac = multiply_add(em, t)
+    zero = em.const(0, lt)
+    full = em.mul(em.floordiv(rows, MV_ROWS), MV_ROWS)
+    split = em.mul(em.floordiv(depth, lanes), lanes)
+    elements = em.product([rows, depth] + list(batch))
+    parallel = not isinstance(elements, int) or elements >= MV_PARALLEL_MIN
+
+    def block(bidx, i0, height):
+        def step(k, *acc):
+            x = [b_at(bidx, em.add(k, j)) for j in range(lanes)]
+            return [mac(acc[r * lanes + j], a_at(bidx + (em.add(i0, r),), em.add(k, j)), x[j])
+                    for r in range(height) for j in range(lanes)]
+        acc = em.loop(split, step, [zero] * (height * lanes), step=lanes, lanes=lanes)
+        for r in range(height):
+            part = acc[r * lanes:(r + 1) * lanes]
+            while len(part) > 1:
+                part = [S.add(em, t, part[j], part[j + 1]) for j in range(0, len(part), 2)]
+            row = bidx + (em.add(i0, r),)
+            (total,) = em.loop(depth, lambda k, s, row=row: [mac(s, a_at(row, k), b_at(bidx, k))],
+                               part,
+                               lb=split)
+            em.store(total, buf, row)
+
+    def matrix(bidx):
+        em.loop(full, lambda i0: block(bidx, i0, MV_ROWS), step=MV_ROWS, parallel=parallel,
+                work=MV_ROWS * KC)
+        em.loop(rows, lambda i: block(bidx, i, 1), lb=full)
+    em.nest(batch, matrix)
 
 
 def _ceil_div(em, a, b):
