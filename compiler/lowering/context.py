@@ -237,7 +237,8 @@ class Emitter:
 
     # loops -----------------------------------------------------------------------------------
     def loop(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False,
-             work: int | None = None, version=False, lanes: int | None = None, unroll=True):
+             work: int | None = None, version=False, lanes: int | None = None, unroll=True,
+             outlined=False):
         """``scf.for %i = lb to ub step step`` carrying ``inits``; ``body(i, *iters)`` returns
         the next iter values. Returns the loop's results. ``work`` (with ``parallel``): the
         elements one iteration processes, recorded as ``grafo.work`` for the backend's
@@ -247,7 +248,9 @@ class Emitter:
         that the CPU backend keeps in one vector each (``grafo.lanes``, see
         ``backend/llvm/rules/scf.py``); the values are the same. ``unroll=False`` marks the
         loop ``grafo.no_unroll``: LLVM must not unroll it (a register-tiled body that
-        unrolled would need more registers than the CPU has, and spill)."""
+        unrolled would need more registers than the CPU has, and spill). ``outlined`` (with
+        ``parallel``) marks it ``grafo.serial_outlined``: the CPU backend compiles its body
+        once, the serial path calling the threads' version (``backend/llvm/parallel.py``)."""
         mark = len(self._reads)
 
         def emit():
@@ -256,6 +259,8 @@ class Emitter:
                 op.attributes["grafo.lanes"] = IntegerAttr(lanes)
             if not unroll:
                 op.attributes["grafo.no_unroll"] = UnitAttr()
+            if outlined and parallel:
+                op.attributes["grafo.serial_outlined"] = UnitAttr()
             return op
 
         op = emit()

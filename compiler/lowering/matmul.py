@@ -196,7 +196,9 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     tiles_n = em.floordiv(n_pad, nr)
     parts = em.pick(few_rows, em.max(_ceil_div(em, n_pad, NC), em.min(tiles_n, MIN_PARTS)), 1)
     part = em.max(em.mul(_ceil_div(em, tiles_n, em.max(parts, 1)), nr), nr)
-    # known several parts: they take the threads, so the row blocks need no parallel version
+    # known several parts: they take the threads, so the row blocks need no parallel version;
+    # parts known at run time only: the row blocks, which then sit in the serial copy of the
+    # parts' loop, keep one copy of their tiles (``grafo.serial_outlined``)
     rows_parallel = parallel and not (isinstance(parts, int) and parts > 1)
     ncap, kcap = em.min(n_pad, em.min(part, NC)), em.min(depth, KC)
     if T.is_float(t):  # copied row by row: a loop that LLVM vectorizes
@@ -212,12 +214,14 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     # run along memory (rows of B.T a power of two apart would all fall in one L1 set)
     down_columns = False if b_strides is None else em.cmp(
         "slt", _abs(em, b_strides[0]), _abs(em, b_strides[1]))
-    padded = em.cmp("ne", n_pad, cols)
+    # (when only known at run time, the tiles write the padded buffer whatever the width: a
+    # choice between it and ``buf`` would hide from LLVM which buffer the tiles write, and
+    # it would no longer vectorize them)
+    padded = em.cmp("ne", n_pad, cols) is not False
     out = buf
-    if padded is not False:
+    if padded:
         wide = em.alloc(tuple(batch) + (rows, n_pad), lt)
-        out = wide if padded is True else em.if_(padded, lambda: [wide], lambda: [buf],
-                                                  [buf.type])[0]
+        out = wide
 
     def pack(packed, bidx, kc, kb, jc, nc):
         """B's block of ``kb`` rows from ``kc`` and ``nc`` columns from ``jc`` into
@@ -263,9 +267,10 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
                     em.loop(nc, lambda j0: em.loop(ub, lambda i0: _tile(
                         em, out, bidx, (i0, height), (jc, j0, nr), (kc, kb, first), packed,
                         slot, a_at, mac), lb=lb, step=height), step=nr)
-                if em.cmp("eq", m_full, 0) is not True:
+                if em.cmp("eq", m_full, 0) is not True:   # (one copy of the tiles, see below)
                     em.loop(m_full, lambda ic: tiles(ic, em.min(em.add(ic, MC), m_full), mr),
-                            step=MC, parallel=rows_parallel, work=MC * NC * KC)
+                            step=MC, parallel=rows_parallel, work=MC * NC * KC,
+                            outlined=not isinstance(parts, int))
                 for lb, ub, height in ((m_full, m_half, MR_INT), (m_half, rows, 1)):
                     if em.cmp("eq", lb, ub) is not True:  # rows left by taller tiles
                         tiles(lb, ub, height)
@@ -295,8 +300,8 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     def narrow():   # the columns of the padded result that the result has
         em.nest(tuple(batch) + (rows, cols), lambda i: em.store(em.load(out, i), buf, i),
                 parallel=True)
-    if padded is not False:
-        _choose(em, padded, narrow, lambda: None)
+    if padded:
+        narrow()
         em.effect("memref.dealloc", wide)
 
 

@@ -11,6 +11,11 @@ several iterations and its work (trip count times its ``grafo.work`` attribute, 
 trip counts of nested loops whose bounds are known before it) reaches
 ``PARALLEL_MIN_WORK``, the module's ``grafo.rt.threads`` global points at a thread state with
 libgomp's functions (``runtime/parallel.py``) and that state asks for more than one thread.
+A loop marked ``grafo.serial_outlined`` runs serially by calling its outlined body on the
+whole range (the closure's ``SINGLE`` field makes the body take thread 0 of 1 without asking
+libgomp), so its body is compiled once: lowering marks large bodies whose serial copy would
+double the module (the matmul kernel's row blocks, which sit in a parallel loop's serial
+path themselves).
 
 Failures in a body (``grafo.check``, out of memory, a failing ``func.call``) do not leave the
 outlined function by a branch: the thread records ``(iteration, code, params)`` in the closure
@@ -40,9 +45,10 @@ PARALLEL_MIN_WORK = 1 << 15
 THREADS_GLOBAL = "grafo.rt.threads"
 # runtime.parallel.ThreadState: {ptr parallel, ptr thread_num, ptr num_threads, i32 threads}
 THREAD_STATE = ir.LiteralStructType([PTR, PTR, PTR, I32])
-# The closure's failure record, then {lb, step, trip, state} and the captured values.
+# The closure's failure record, then {lb, step, trip, state, single} and the captured values.
 FAILURE = ir.LiteralStructType([I64, I32, I32, ir.ArrayType(I64, STATUS_PARAMS)])
 NO_FAILURE = (1 << 63) - 1
+SINGLE = 5   # closure field: nonzero when the serial path calls the body on the whole range
 GOMP_PARALLEL = ir.FunctionType(ir.VoidType(), [PTR, PTR, I32, I32])
 OMP_QUERY = ir.FunctionType(I32, [])
 _FAILING_OPS = frozenset({"grafo.check", "memref.alloc", "func.call"})
@@ -104,13 +110,19 @@ def _inner_work(fe: Emitter, block) -> ir.Value:
 
 def emit_parallel(fe: Emitter, op, emit_loop) -> None:
     """Emit ``op`` as a run-time choice between ``emit_loop(fe, op, lb, ub, step)`` (the
-    serial loop) and the outlined body on libgomp's threads."""
+    serial loop) and the outlined body on libgomp's threads. A loop marked
+    ``grafo.serial_outlined`` has no serial copy: its serial path calls the outlined body on
+    the whole range (one copy of a large body instead of two)."""
     b = fe.b
     lb, ub, step = fe.operands(op)[:3]
     trip = trip_count(b, lb, ub, step)
     given = op.attributes.get("grafo.work")
     work = b.mul(trip, _i64(given.value) if given is not None else _inner_work(fe, op.body))
     state = b.load(threads_global(b.module), typ=PTR)
+    outlined = "grafo.serial_outlined" in op.attributes
+    if outlined:
+        closure, closure_t, body = _closure(fe, op, lb, step, trip, state)
+        body.attributes.add("noinline")   # the one copy: LLVM would inline the direct call
     check, start, serial, done = (fe.new_block(n) for n in (
         "par.check", "par.start", "par.serial", "par.done"))
     big = b.and_(b.icmp_signed(">=", work, _i64(PARALLEL_MIN_WORK)),
@@ -125,8 +137,31 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
     b.cbranch(go, start, serial)
 
     b.position_at_end(start)
+    if not outlined:
+        closure, closure_t, body = _closure(fe, op, lb, step, trip, state)
+    b.store(_i64(0), _field(b, closure, closure_t, SINGLE))
+    b.call(gomp, [body, closure, threads, _i32(0)])
+    _report(fe, closure, closure_t)
+    b.branch(done)
+
+    b.position_at_end(serial)
+    if outlined:
+        b.store(_i64(1), _field(b, closure, closure_t, SINGLE))
+        b.call(body, [closure])
+        _report(fe, closure, closure_t)
+    else:
+        emit_loop(fe, op, lb, ub, step)
+    b.branch(done)
+    b.position_at_end(done)
+
+
+def _closure(fe: Emitter, op, lb, step, trip, state) -> tuple:
+    """``(closure, its type, the outlined body)`` for ``op``, at the builder's position: the
+    closure (on the stack) holds a clear failure record, the loop bounds, ``state`` and the
+    captured values; its ``SINGLE`` field is left for the caller."""
+    b = fe.b
     captured = _captured(fe, op)
-    shared = [_sext64(b, lb), _sext64(b, step), trip, state]
+    shared = [_sext64(b, lb), _sext64(b, step), trip, state, _i64(0)]
     fields = [v for c in captured for v in flatten(fe.values[c])
               if not isinstance(v, ir.Constant)]
     closure_t = ir.LiteralStructType([FAILURE] + [v.type for v in shared + fields])
@@ -138,17 +173,16 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
         b.store(v, _field(b, closure, closure_t, k))
     body = _outline(fe, op, captured, closure_t, lb.type,
                     {k: v for k, v in (("lb", lb), ("step", step)) if isinstance(v, ir.Constant)})
-    b.call(gomp, [body, closure, threads, _i32(0)])
+    return closure, closure_t, body
+
+
+def _report(fe: Emitter, closure, closure_t) -> None:
+    """After the body ran: raise the failure of the lowest iteration it recorded, if any."""
+    b = fe.b
     code = b.load(_field(b, closure, closure_t, 0, 2), typ=I32)
     params = [b.load(_field(b, closure, closure_t, 0, 3, i), typ=I64)
               for i in range(STATUS_PARAMS)]
     fe.fail_if(b.icmp_unsigned("!=", code, _i32(0)), code, params)
-    b.branch(done)
-
-    b.position_at_end(serial)
-    emit_loop(fe, op, lb, ub, step)
-    b.branch(done)
-    b.position_at_end(done)
 
 
 def _captured(fe: Emitter, op) -> list:
@@ -192,11 +226,11 @@ class BodyEmitter(Emitter):
         the chunk loop has a constant step (which LLVM's vectorizer needs)."""
         b = self.b
         c = self.closure
-        lb, step, trip, state = (b.load(_field(b, c, closure_t, k), typ=closure_t.elements[k])
-                                 for k in range(1, 5))
+        lb, step, trip, state, single = (
+            b.load(_field(b, c, closure_t, k), typ=closure_t.elements[k]) for k in range(1, 6))
         lb, step = (_sext64(b, constants[k]) if k in constants else v
                     for k, v in (("lb", lb), ("step", step)))
-        k = 5
+        k = SINGLE + 1
         for v in captured:
             gen = outer[v]
             values = []
@@ -208,9 +242,7 @@ class BodyEmitter(Emitter):
                     k += 1
             self.values[v] = (MemRef.unflatten(gen.type, values) if isinstance(gen, MemRef)
                               else values[0])
-        query = OMP_QUERY.as_pointer()
-        tid = b.sext(b.call(b.load(_field(b, state, THREAD_STATE, 1), typ=query), []), I64)
-        nth = b.sext(b.call(b.load(_field(b, state, THREAD_STATE, 2), typ=query), []), I64)
+        tid, nth = self._team(state, single)
         q, r = b.udiv(trip, nth), b.urem(trip, nth)
         begin = b.add(b.mul(tid, q), b.select(b.icmp_unsigned("<", tid, r), tid, r))
         end = b.add(b.add(begin, q), b.zext(b.icmp_unsigned("<", tid, r), I64))
@@ -220,6 +252,27 @@ class BodyEmitter(Emitter):
         emit_release(b, self.arena, [])
         b.ret_void()
         self.finish()
+
+    def _team(self, state, single) -> tuple:
+        """``(thread number, thread count)`` as i64: libgomp's, or (0, 1) when the closure's
+        ``SINGLE`` field is set (the serial path called the body; ``state`` may be null)."""
+        b = self.b
+        pre = b.block
+        team, joined = self.new_block("team"), self.new_block("team.end")
+        b.cbranch(b.icmp_unsigned("!=", single, _i64(0)), joined, team)
+        b.position_at_end(team)
+        query = OMP_QUERY.as_pointer()
+        tid = b.sext(b.call(b.load(_field(b, state, THREAD_STATE, 1), typ=query), []), I64)
+        nth = b.sext(b.call(b.load(_field(b, state, THREAD_STATE, 2), typ=query), []), I64)
+        b.branch(joined)
+        b.position_at_end(joined)
+        out = []
+        for v, alone in ((tid, 0), (nth, 1)):
+            phi = b.phi(I64)
+            phi.add_incoming(_i64(alone), pre)
+            phi.add_incoming(v, team)
+            out.append(phi)
+        return tuple(out)
 
     def _loop(self, op, lo, hi, step, iv_type) -> None:
         b = self.b
