@@ -17,23 +17,24 @@ columns) into a contiguous row-major buffer whose rows are padded by ``PAD`` byt
 a plain 2-D loop that LLVM vectorizes, and the padding keeps the rows of a tile's column strip
 apart in the L1 sets; integers keep ``NR``-wide k-major panels, since LLVM vectorizes their
 tiles across k with gathers otherwise). The copy runs down B's columns when B's k stride is the
-smaller (a transposed B), so that it reads along memory. Rows are processed in blocks of ``MC``
-(the parallel loop); with fewer than ``2 * MC`` rows the threads instead take parts of the
-columns, each packing its own panels, so that a product of a few rows with a wide B (``x @
-W.T`` for one sample) runs on every thread and reads B once. Each ``MR x NR`` tile of the
-result is a micro-kernel whose k-loop carries the ``MR * NR`` accumulators as loop values, so
-LLVM's SLP vectorizer turns each row of the tile into ``NR / lanes`` vector registers and the
-update into vector FMAs. Float tiles are 8 x 2 vectors (16 accumulators of AVX-512's 32
-registers, one B load per 8 FMAs), with 4-row and then 1-row tiles for rows left under them;
-integer tiles stay 4 rows high to bound compile time. The k-loop is marked ``grafo.no_unroll``:
-unrolled by two, its 8 row broadcasts per step no longer fit beside the accumulators, and the
-spills it then needs in the innermost loop cost up to a fifth of the time (more where the stack
-slots straddle cache lines, so the loss changed with the caller's stack alignment).
-Accumulators start from zero in the first block of k and from the result in later ones, so the
-result is never zero-filled first. Columns past the last multiple of ``NR`` are packed as zeros
-up to it (BLIS's edge handling): their tiles write a result padded as wide, whose real columns
-are copied into the result at the end. Floats accumulate with ``math.fma`` in k order (one
-rounding per step, like OpenBLAS), integers with wrapping mul + add.
+smaller (a transposed B), so that it reads along memory. Rows are processed in an even number
+of equal blocks of at most ``MC`` (the parallel loop; two threads get equal shares); with fewer
+than ``2 * MC`` rows the threads instead take parts of the columns, each packing its own
+panels, so that a product of a few rows with a wide B (``x @ W.T`` for one sample) runs on
+every thread and reads B once. Each ``MR x NR`` tile of the result is a micro-kernel whose
+k-loop carries the ``MR * NR`` accumulators as loop values, so LLVM's SLP vectorizer turns each
+row of the tile into ``NR / lanes`` vector registers and the update into vector FMAs. Float
+tiles are 8 x 2 vectors (16 accumulators of AVX-512's 32 registers, one B load per 8 FMAs),
+with 4-row and then 1-row tiles for rows left under them; integer tiles stay 4 rows high to
+bound compile time. The k-loop is marked ``grafo.no_unroll``: unrolled by two, its 8 row
+broadcasts per step no longer fit beside the accumulators, and the spills it then needs in the
+innermost loop cost up to a fifth of the time (more where the stack slots straddle cache lines,
+so the loss changed with the caller's stack alignment). Accumulators start from zero in the
+first block of k and from the result in later ones, so the result is never zero-filled first.
+Columns past the last multiple of ``NR`` are packed as zeros up to it (BLIS's edge handling):
+their tiles write a result padded as wide, whose real columns are copied into the result at the
+end. Floats accumulate with ``math.fma`` in k order (one rounding per step, like OpenBLAS),
+integers with wrapping mul + add.
 """
 
 from __future__ import annotations
@@ -196,6 +197,10 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     tiles_n = em.floordiv(n_pad, nr)
     parts = em.pick(few_rows, em.max(_ceil_div(em, n_pad, NC), em.min(tiles_n, MIN_PARTS)), 1)
     part = em.max(em.mul(_ceil_div(em, tiles_n, em.max(parts, 1)), nr), nr)
+    # row blocks of at most MC rows, an even number of them of equal height (in tiles), so
+    # that two threads get equal shares (296 rows: 4 x 80, not 128 + 128 + 40)
+    blocks = em.mul(_ceil_div(em, _ceil_div(em, m_full, MC), 2), 2)
+    mc = em.max(em.mul(_ceil_div(em, em.floordiv(m_full, mr), em.max(blocks, 1)), mr), mr)
     # known several parts: they take the threads, so the row blocks need no parallel version;
     # parts known at run time only: the row blocks, which then sit in the serial copy of the
     # parts' loop, keep one copy of their tiles (``grafo.serial_outlined``)
@@ -268,8 +273,8 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
                         em, out, bidx, (i0, height), (jc, j0, nr), (kc, kb, first), packed,
                         slot, a_at, mac), lb=lb, step=height), step=nr)
                 if em.cmp("eq", m_full, 0) is not True:   # (one copy of the tiles, see below)
-                    em.loop(m_full, lambda ic: tiles(ic, em.min(em.add(ic, MC), m_full), mr),
-                            step=MC, parallel=rows_parallel, work=MC * NC * KC,
+                    em.loop(m_full, lambda ic: tiles(ic, em.min(em.add(ic, mc), m_full), mr),
+                            step=mc, parallel=rows_parallel, work=MC * NC * KC,
                             outlined=not isinstance(parts, int))
                 for lb, ub, height in ((m_full, m_half, MR_INT), (m_half, rows, 1)):
                     if em.cmp("eq", lb, ub) is not True:  # rows left by taller tiles
