@@ -17,8 +17,9 @@ columns) into a contiguous row-major buffer whose rows are padded by ``PAD`` byt
 a plain 2-D loop that LLVM vectorizes, and the padding keeps the rows of a tile's column strip
 apart in the L1 sets; integers keep ``NR``-wide k-major panels, since LLVM vectorizes their
 tiles across k with gathers otherwise). The copy runs down B's columns when B's k stride is the
-smaller (a transposed B), so that it reads along memory. Rows are processed in an even number
-of equal blocks of at most ``MC`` (the parallel loop; two threads get equal shares); with fewer
+smaller (a transposed B), so that it reads along memory. When the threads take blocks of rows,
+they make the copy of each shared block together first. Rows are processed in an even number of
+equal blocks of at most ``MC`` (the parallel loop; two threads get equal shares); with fewer
 than ``2 * MC`` rows the threads instead take parts of the columns, each packing its own
 panels, so that a product of a few rows with a wide B (``x @ W.T`` for one sample) runs on
 every thread and reads B once. Each ``MR x NR`` tile of the result is a micro-kernel whose
@@ -238,7 +239,8 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
                 dims = (kb, valid)
                 em.nest([dims[d] for d in order], lambda o: em.store(b_at(
                     bidx, em.add(kc, o[order.index(0)]), em.add(jc, o[order.index(1)])),
-                    packed, (o[order.index(0)], o[order.index(1)])))
+                    packed, (o[order.index(0)], o[order.index(1)])),
+                    parallel=rows_parallel)   # shared panels: the threads copy them too
             _choose(em, down_columns, lambda: copy((1, 0)), lambda: copy((0, 1)))
             if em.cmp("eq", valid, nc) is not True:
                 em.nest((kb, em.sub(nc, valid)), lambda i: em.store(
@@ -254,7 +256,7 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
                 v = b_at(bidx, em.add(kc, k), em.add(jc, em.min(j, em.sub(valid, 1))))
                 em.store(em.select(em.cmp("slt", j, valid), v, zero), packed, i)
             shape = pack_shape(kb, nc)
-            em.nest([shape[d] for d in order], element)
+            em.nest([shape[d] for d in order], element, parallel=rows_parallel)
         _choose(em, down_columns, lambda: copy(across_k), lambda: copy(along_j))
 
     def column_part(bidx, jp, end):
