@@ -23,7 +23,7 @@ from .. import types as T
 from ..dialects import scf
 from ..dialects.updates import updates_in_place
 from ..errors import CompileError
-from ..ir.core import Block, Value
+from ..ir.core import Block
 from . import arrays as A
 from .holders import name_of, same_but
 from .iteration import iteration
@@ -61,6 +61,7 @@ from .values import (
     RangeValue,
     Undefined,
     describe,
+    is_array,
     same_constant,
     type_of,
 )
@@ -663,12 +664,16 @@ def _initial_spec(value):
     return (struct, [type_of(x) or x for x in leaves])
 
 
-def assigned_names(nodes) -> set:
-    """Names bound by assignments anywhere in ``nodes`` (not inside nested definitions)."""
+def assigned_names(nodes, augmented: bool = True) -> set:
+    """Names bound by assignments anywhere in ``nodes`` (not inside nested definitions);
+    without ``augmented``, not the targets of augmented assignments (``x += 1``)."""
     out, stack = set(), list(nodes)
     while stack:
         n = stack.pop()
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if not augmented and isinstance(n, ast.AugAssign):
+            stack.append(n.value)
             continue
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             out.add(n.id)
@@ -680,25 +685,10 @@ def rebound_names(nodes, scope) -> set:
     """``assigned_names`` less the names that only augmented assignments bind and that hold an
     array in ``scope``: ``u += x`` updates that array in place (``ndarray.__iadd__``) and ``u``
     goes on naming it, so a view ``u`` keeps its link to its base."""
-    augmented, other, stack = set(), set(), list(nodes)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-            augmented.add(n.target.id)
-            stack.append(n.value)
-            continue
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            other.add(n.id)
-        stack.extend(ast.iter_child_nodes(n))
-    arrays = {n for n in augmented - other if n in scope.names and _is_array(
-        resolve(scope, scope.names[n]))}
-    return (augmented | other) - arrays
-
-
-def _is_array(v) -> bool:
-    return isinstance(v, Value) and isinstance(v.type, T.TensorType)
+    names = assigned_names(nodes)
+    only_augmented = names - assigned_names(nodes, augmented=False)
+    return names - {n for n in only_augmented if n in scope.names
+                    and is_array(resolve(scope, scope.names[n]))}
 
 
 def contains(nodes, kind) -> bool:

@@ -31,6 +31,7 @@ from .values import (
     SliceValue,
     TupleValue,
     Undefined,
+    is_array,
 )
 from .variables import VAR, VariableMixin, find_variables, variable_types
 
@@ -128,7 +129,7 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
         frame.key = fn
         with self.builder.at_end(fop.body), self.builder.at_loc(loc):
             for p in params:
-                if _is_array(frame.scope[p]):
+                if is_array(frame.scope[p]):
                     self.track(p)
             hidden = list(block_args)
             self.global_args = hidden[len(variables):]
@@ -251,15 +252,15 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
                 value = owner.scope[n]
                 if n in captured:
                     value = self.materialize_local(owner.scope, value)
-                if _is_array(value) or isinstance(value, TupleValue):
+                if is_array(value) or isinstance(value, TupleValue):
                     self.scope[n] = value
             # an array the caller holds in a tuple (or a nested function's default) is
             # observable through a hidden name ("t[0]") that follows writes like an alias
             for slot, v in slots(self.scope):
-                if not isinstance(slot, str) and _is_array(v):
+                if not isinstance(slot, str) and is_array(v):
                     self.scope[text(slot)] = v
             for n in list(self.scope.names):
-                if _is_array(self.scope[n]) or n.startswith(GLOBAL):
+                if is_array(self.scope[n]) or n.startswith(GLOBAL):
                     self.track(n, snapshot=n.startswith(GLOBAL))
             value = self.run_body(frame.node)
             exits = [(n, v, self.exit_value(n)) for n, v in frame.tracked.items()]
@@ -296,10 +297,6 @@ def _parameters(fn, loc) -> list:
 def _is_frontend_value(v) -> bool:
     return isinstance(v, (Value, Constant, TupleValue, BoundMethod, RangeValue, SliceValue,
                           LocalFunction))
-
-
-def _is_array(v) -> bool:
-    return isinstance(v, Value) and isinstance(v.type, T.TensorType)
 
 
 def _free_reads(nodes) -> set:

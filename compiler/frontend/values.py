@@ -104,6 +104,11 @@ def is_runtime(v) -> bool:
     return isinstance(v, Value)
 
 
+def is_array(v) -> bool:
+    """Whether ``v`` is a run-time array (a tensor-typed IR value)."""
+    return isinstance(v, Value) and isinstance(v.type, T.TensorType)
+
+
 def is_sequence(v) -> bool:
     """Whether ``v`` is a Python tuple or list (a display or a compile-time value)."""
     return isinstance(v, TupleValue) or (isinstance(v, Constant)

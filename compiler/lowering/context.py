@@ -190,6 +190,10 @@ class Emitter:
             return True if b else a
         return self.op("arith.ori", a, b)
 
+    def abs(self, d: Dim) -> Dim:
+        """``|d|`` of a dim (a stride's magnitude)."""
+        return self.max(d, self.sub(0, d))
+
     def max(self, a: Dim, b: Dim) -> Dim:
         return self.pick(self.cmp("sgt", a, b), a, b)
 

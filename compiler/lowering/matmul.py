@@ -116,7 +116,7 @@ def lower_matmul(lw: Lowerer, op):
                 em.load(row, idx[:nb] + (0,) + idx[nb:]), buf, idx))
             em.effect("memref.dealloc", row)
         across = False if a.strides is None else em.cmp(
-            "slt", _abs(em, a.strides[-2]), _abs(em, a.strides[-1]))
+            "slt", em.abs(a.strides[-2]), em.abs(a.strides[-1]))
         _choose(em, across, across_memory,
                 lambda: _matvec(em, t, buf, tuple(batch), rows[0], ka, a_at, b_at))
         return [lw.own(op.result, buf, t, out_shape)]
@@ -219,7 +219,7 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
     # B with k nearer in memory than j (a transpose): copy it down its columns, so the reads
     # run along memory (rows of B.T a power of two apart would all fall in one L1 set)
     down_columns = False if b_strides is None else em.cmp(
-        "slt", _abs(em, b_strides[0]), _abs(em, b_strides[1]))
+        "slt", em.abs(b_strides[0]), em.abs(b_strides[1]))
     # (when only known at run time, the tiles write the padded buffer whatever the width: a
     # choice between it and ``buf`` would hide from LLVM which buffer the tiles write, and
     # it would no longer vectorize them)
@@ -352,10 +352,6 @@ def _matvec(em, t: T.Type, buf, batch: tuple, rows, depth, a_at, b_at) -> None:
 
 def _ceil_div(em, a, b):
     return em.floordiv(em.add(a, em.sub(b, 1)), b)
-
-
-def _abs(em, d):
-    return em.max(d, em.sub(0, d))
 
 
 def _choose(em, cond, then, otherwise) -> None:

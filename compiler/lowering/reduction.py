@@ -323,10 +323,10 @@ def _innermost_in_memory(em: Emitter, x: Expr, axis: int, kept) -> bool | Value:
     unit = {k: em.cmp("eq", x.shape[k], 1) for k in kept}
     unordered = {k: em.either(unit[k], em.cmp("eq", st[k], 0)) for k in kept}
     ordered = {k: em.both(em.cmp("ne", x.shape[k], 1), em.cmp("ne", st[k], 0)) for k in kept}
-    size = _abs(em, st[axis])
+    size = em.abs(st[axis])
     inner = True
     for k in kept:
-        below = em.cmp("sle" if k < axis else "slt", size, _abs(em, st[k]))
+        below = em.cmp("sle" if k < axis else "slt", size, em.abs(st[k]))
         inner = em.both(inner, em.either(unordered[k], below))
     for i, k in enumerate(later):   # a broadcast axis that nothing sorted passes
         escaped = functools.reduce(em.either, [ordered[j] for j in later[i + 1:]], False)
@@ -334,11 +334,6 @@ def _innermost_in_memory(em: Emitter, x: Expr, axis: int, kept) -> bool | Value:
     alone = functools.reduce(em.both, [unit[k] for k in later], True)
     return em.either(em.both(em.cmp("ne", st[axis], 0), inner),
                      em.both(em.cmp("eq", st[axis], 0), alone))
-
-
-def _abs(em: Emitter, d):
-    """``|d|`` of a dim."""
-    return em.max(d, em.sub(0, d))
 
 
 @rule(npd.ArgReduceOp)
