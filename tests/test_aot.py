@@ -306,6 +306,17 @@ def test_host_features_all_present(artifact):
                                         manifest["target"]["features"]) == []
 
 
+def test_system_instructions_are_not_checked(monkeypatch):
+    """A KVM guest's kernel hides ``xsaves`` from /proc/cpuinfo while LLVM's CPUID probe
+    reports it: such system instructions never appear in numeric code, so loading ignores
+    them, and still refuses a missing vector extension."""
+    monkeypatch.setattr(runtime.cpu, "host_flags", lambda: frozenset({"sse", "sse2", "lm"}))
+    triple = "x86_64-unknown-linux-gnu"
+    assert runtime.cpu.missing_features(
+        triple, ["xsaves", "xsavec", "xsaveopt", "fsgsbase", "rdpid", "clwb", "sse2"]) == []
+    assert runtime.cpu.missing_features(triple, ["avx2", "xsaves"]) == ["avx2"]
+
+
 # cross-compilation -----------------------------------------------------------------------------
 
 def readelf(path):
