@@ -59,7 +59,7 @@ def current_device() -> str:
 
 def _cuda_backend(target: str):
     """The CUDA backend for "cuda" / "cuda:N", or None for other targets."""
-    if not target.startswith("cuda"):
+    if not isinstance(target, str) or not target.startswith("cuda"):
         return None
     index = int(target.split(":")[1]) if ":" in target else 0
     from .backend.ptx import CudaBackend
@@ -707,12 +707,13 @@ def compile(fn, signature, pipeline=None, target=None,  # noqa: A001
     after those it types take their defaults (compile-time constants). ``target``:
     "cpu" (this machine, callable), an x86-64 level ("x86-64-v2" .. "x86-64-v4") or a Linux
     triple ("aarch64-linux-gnu"): code for those can be saved (``.save``) but not called
-    here; "cuda" or "cuda:N" (PTX kernels, ``.ptx``; calling needs a GPU); default: the
-    current ``compiler.device`` ("cpu"). ``timing``: print the milliseconds of each stage
-    (``ConcreteFunction.timings``: frontend, optimized = passes, loops = lowering, llvm-ir,
-    llvm-opt, machine-code) to stderr. Raises SignatureError for a malformed string,
-    TypeError for a signature that leaves out a parameter without a constant default,
-    CompileError for unsupported code, ValueError for an unknown target."""
+    here; a ``compiler.aot.targets.cpu_model("znver4")`` Target: code to read (``.asm``),
+    neither called nor saved; "cuda" or "cuda:N" (PTX kernels, ``.ptx``; calling needs a
+    GPU); default: the current ``compiler.device`` ("cpu"). ``timing``: print the
+    milliseconds of each stage (``ConcreteFunction.timings``: frontend, optimized = passes,
+    loops = lowering, llvm-ir, llvm-opt, machine-code) to stderr. Raises SignatureError for
+    a malformed string, TypeError for a signature that leaves out a parameter without a
+    constant default, CompileError for unsupported code, ValueError for an unknown target."""
     from .aot.targets import resolve
     target = target or current_device()
     cuda = _cuda_backend(target)

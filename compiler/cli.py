@@ -148,6 +148,9 @@ def add_translate(subparsers) -> None:
     p.add_argument("input", metavar="FILE", help="IR text file, or - for stdin")
     p.add_argument("--to", required=True, choices=TARGETS,
                    help="output: llvm (LLVM IR after O3), asm (host assembly), ptx (NVIDIA)")
+    p.add_argument("--mcpu", metavar="CPU",
+                   help="optimize for this CPU model by LLVM's name instead of this machine "
+                        "(as llc -mcpu): znver4, sapphirerapids, haswell, ...")
     p.set_defaults(run=run_translate)
 
 
@@ -202,8 +205,13 @@ def run_translate(args) -> int:
         if args.to == "ptx":
             sys.stdout.write(_ptx(module))
             return 0
-        from .backend.llvm import compile_module
-        compiled = compile_module(module)
+        if args.mcpu:
+            from .aot.cross import CrossModule
+            from .aot.targets import cpu_model
+            compiled = CrossModule(module, cpu_model(args.mcpu))
+        else:
+            from .backend.llvm import compile_module
+            compiled = compile_module(module)
         sys.stdout.write(compiled.llvm_ir if args.to == "llvm" else compiled.asm)
     except CommandError:
         raise

@@ -18,6 +18,7 @@ import pytest
 
 import compiler
 import runtime
+from compiler.aot.targets import cpu_model
 from compiler.cli import main
 from runtime.artifact import MANIFEST, payload_digest
 
@@ -370,6 +371,16 @@ def test_x86_levels(level, tmp_path, same):
 def test_unknown_target():
     with pytest.raises(ValueError, match="unknown target 'sparc'"):
         compiler.compile(F.smooth, "f64[?]", target="sparc")
+
+
+def test_cpu_model_code_is_read_not_run_or_saved(tmp_path):
+    cf = compiler.compile(F.smooth, "f64[?]", target=cpu_model("znver4"))
+    assert "zmm" in cf.asm
+    with pytest.raises(RuntimeError, match="cannot be called in this process"):
+        cf(np.ones(3))
+    with pytest.raises(ValueError, match="CPU model 'znver4' can be read"):
+        cf.save(tmp_path / "z.grafo")
+    assert not (tmp_path / "z.grafo").exists()
 
 
 # CLI -------------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
 """Regression: the loop IR of softmax — passes over the data, temporaries and exp count."""
 
 import numpy as np
+import pytest
+from codegen_targets import CPU_MODELS, vector_type
 
 import compiler
+from compiler.aot.targets import cpu_model, host
 
 
 def softmax(x):
@@ -25,9 +28,15 @@ def test_softmax_loop_nests_and_allocs():
     assert _top_level_ops(ir, "scf.for") == 1
     assert ir.count('"memref.alloc"') == 3       # row max, row sums, result
     assert _top_level_ops(ir, "memref.dealloc") == 2
-    assert "<16 x float>" in cf.llvm_ir          # exp loop vectorized
+    assert vector_type(host(), np.float32) in cf.llvm_ir     # exp loop vectorized
     x = np.random.default_rng(0).standard_normal((37, 301)).astype(np.float32) * 30
     np.testing.assert_allclose(cf(x), softmax(x), rtol=3e-6, atol=1e-30)
+
+
+@pytest.mark.parametrize("model", CPU_MODELS)
+def test_softmax_exp_loop_is_vectorized_per_cpu(model):
+    t = cpu_model(model)
+    assert vector_type(t, np.float32) in compiler.compile(softmax, "f32[?,?]", target=t).llvm_ir
 
 
 def row_normalize(x):

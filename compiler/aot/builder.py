@@ -116,11 +116,16 @@ def build(functions) -> bytes:
     """The artifact bytes of ``functions`` (a ConcreteFunction, a list of them, or a dict
     {entry name: ConcreteFunction}); all must be compiled for one target.
 
-    Raises ValueError for mixed targets or invalid entry names, TypeError for a function
-    that uses a ``compiler.Variable``, RuntimeError when linking the shared library fails."""
+    Raises ValueError for mixed targets, a ``cpu_model`` target or invalid entry names,
+    TypeError for a function that uses a ``compiler.Variable``, RuntimeError when linking
+    the shared library fails."""
     from .. import __version__
     named = _named(functions)
     target = target_of(named[0][1])
+    if target.inspect_only:
+        raise ValueError(f"code compiled for CPU model {target.cpu!r} can be read (llvm_ir, "
+                         f"asm) but not saved: its feature set is LLVM's, unknown to the "
+                         f"artifact's CPU check; compile for an x86-64 level or 'cpu'")
     entries, members, modules = [], {}, []
     for name, cf in named:
         if target_of(cf) != target:

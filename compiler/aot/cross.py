@@ -9,6 +9,7 @@ import functools
 import llvmlite.binding as llvm
 
 from ..backend.llvm import error_table, lower_module
+from ..backend.llvm.target import optimize
 from .targets import Target, not_runnable
 
 
@@ -25,16 +26,6 @@ def target_machine(target: Target) -> llvm.TargetMachine:
     return llvm.Target.from_triple(target.triple).create_target_machine(
         cpu=target.cpu, features=target.llvm_features, opt=3, reloc="pic",
         codemodel="default")
-
-
-def optimize(ref: llvm.ModuleRef, tm: llvm.TargetMachine) -> None:
-    """LLVM's O3 pipeline for ``tm`` (the backend's settings: loop and SLP vectorization)."""
-    pto = llvm.PipelineTuningOptions(speed_level=3)
-    pto.loop_vectorization = True
-    pto.slp_vectorization = True
-    pto.loop_unrolling = True
-    pb = llvm.create_pass_builder(tm, pto)
-    pb.getModulePassManager().run(ref, pb)
 
 
 class CrossModule:

@@ -5,7 +5,8 @@ has), an x86-64 micro-architecture level (``"x86-64"``, ``"x86-64-v2"`` .. ``"x8
 code for any CPU of that level) or a Linux triple (``"aarch64-linux-gnu"``,
 ``"x86_64-unknown-linux-gnu"``, generic CPU of that architecture). Code for a target other
 than ``"cpu"`` is compiled to an object file only (``cross.CrossModule``): it is saved, not
-run.
+run. ``cpu_model(name)`` is one CPU model by LLVM's name, for reading the code that model
+gets (``grafo translate --mcpu``, tests of code generation); it is not saved.
 """
 
 from __future__ import annotations
@@ -22,13 +23,16 @@ _ARCHES = {"x86_64": "x86-64", "aarch64": "generic"}   # architecture -> generic
 class Target:
     """Where code runs: ``name`` (as given to ``compile``), LLVM ``triple``, ``cpu`` name,
     ``features`` (the LLVM names of the instruction-set features the code may use) and
-    ``llvm_features`` (the exact feature string given to LLVM, ``+avx2,-avx512f,...``)."""
+    ``llvm_features`` (the exact feature string given to LLVM, ``+avx2,-avx512f,...``).
+    ``inspect_only``: the features are LLVM's defaults for ``cpu``, which grafo cannot list
+    for an artifact's CPU check, so its code can be read but not saved."""
 
     name: str
     triple: str
     cpu: str
     features: tuple
     llvm_features: str = ""
+    inspect_only: bool = False
 
     @property
     def is_host(self) -> bool:
@@ -80,6 +84,16 @@ def resolve(spec) -> Target:
                          f"'aarch64-linux-gnu'")
     arch = triple.split("-", 1)[0]
     return _generic(spec, triple, _ARCHES[arch], X86_LEVELS["x86-64"] if arch == "x86_64" else ())
+
+
+def cpu_model(cpu: str, triple: str = "x86_64-unknown-linux-gnu") -> Target:
+    """One CPU model by its LLVM name (``"znver4"``, ``"sapphirerapids"``, ``"haswell"``,
+    ``"neoverse-v1"`` with an aarch64 triple ...) with all the features LLVM gives it, as
+    ``llc -mcpu`` does: its ``llvm_ir`` and ``asm`` show what that CPU gets (vector widths
+    follow its tuning). Raises ValueError for a triple ``resolve`` does not accept; an
+    unknown CPU name is LLVM's generic CPU of the architecture."""
+    triple = resolve(triple).triple
+    return Target(cpu, triple, cpu, (), "", inspect_only=True)
 
 
 def _generic(name: str, triple: str, cpu: str, features) -> Target:

@@ -1,4 +1,7 @@
 // RUN: grafo translate %s --to=llvm | filecheck %s
+// RUN: grafo translate %s --to=llvm --mcpu=haswell | filecheck %s
+// RUN: grafo translate %s --to=llvm --mcpu=skylake-avx512 | filecheck %s
+// RUN: grafo translate %s --to=llvm --mcpu=znver4 | filecheck %s
 
 /// A grafo.lanes loop that reads down a column (its induction variable indexes dim 0 of a
 /// strided memref, as a sum over the first axis of a Fortran-ordered array does) is emitted
