@@ -222,6 +222,64 @@ def test_c_program_calls_the_shared_library(tmp_path):
     assert "operands could not be broadcast" in cf._compiled.native.errors[0][1]
 
 
+C_THREADS = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "grafo.h"
+
+void GOMP_parallel(void (*body)(void *), void *data, unsigned threads, unsigned flags);
+int omp_get_thread_num(void), omp_get_num_threads(void);
+
+static int calls;
+
+static void counting(void (*body)(void *), void *data, unsigned threads, unsigned flags) {
+    calls++;
+    GOMP_parallel(body, data, threads, flags);
+}
+
+int main(int argc, char **argv) {
+    int64_t n = atoi(argv[1]);
+    double *a = malloc(n * sizeof(double));
+    for (int64_t i = 0; i < n; i++) a[i] = (double)i;
+    grafo_memref_1d x = {a, a, 0, {n}, {1}}, out;
+    grafo_status status;
+    grafo_thread_state state = {counting, omp_get_thread_num, omp_get_num_threads, 2};
+    for (int bound = 0; bound < 2; bound++) {
+        grafo_threads = bound ? &state : NULL;
+        calls = 0;
+        if (grafo_affine(&x, &x, &out, &status) != 0) return 3;
+        double sum = 0;
+        for (int64_t i = 0; i < n; i++) sum += ((double *)out.aligned)[i];
+        printf("%d %.17g\n", calls, sum);
+        free(out.allocated);
+    }
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+@pytest.mark.skipif(runtime.parallel.library_path() is None, reason="needs libgomp")
+def test_c_program_binds_the_thread_state(tmp_path):
+    # Regression: the header declared grafo_threads as void *, so a C caller could not give
+    # parallel loops libgomp's threads without copying runtime/parallel.py's struct.
+    cf = compiler.compile(F.affine, "f64[?], f64[?]")
+    cf.save(tmp_path / "affine.grafo")
+    with zipfile.ZipFile(tmp_path / "affine.grafo") as zf:
+        zf.extractall(tmp_path)
+    (tmp_path / "main.c").write_text(C_THREADS)
+    subprocess.run(["cc", "-std=c11", "-Wall", "-Werror", "-o", "main", "main.c", "-Iinclude",
+                    "-Llib", "-lgrafo", "-lgomp", f"-Wl,-rpath,{tmp_path / 'lib'}"],
+                   cwd=tmp_path, check=True)
+    n = 1 << 18
+    out = subprocess.run([str(tmp_path / "main"), str(n)], capture_output=True, text=True,
+                         check=True).stdout.split()
+    x = np.arange(n, dtype=np.float64)
+    want = float(np.sum(F.affine(x, x)))
+    assert out[0] == "0" and float(out[1]) == want   # null: serial, same values
+    assert out[2] == "1" and float(out[3]) == want   # bound: one parallel loop on libgomp
+
+
 # bad artifacts ---------------------------------------------------------------------------------
 
 def test_truncated_file(artifact, tmp_path):

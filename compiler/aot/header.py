@@ -38,6 +38,19 @@ extern "C" {{
 typedef struct {{ int32_t code; int32_t reserved; int64_t params[4]; }} grafo_status;
 """
 
+# runtime/parallel.py's ThreadState, typed for C callers, who bind it themselves.
+_THREADS = """
+/* Parallel loops run serially unless {symbol} points at a thread state holding libgomp's
+   GOMP_parallel, omp_get_thread_num and omp_get_num_threads (link with -lgomp) and the
+   thread count, which every parallel loop reads when it starts. */
+typedef struct {{
+    void (*parallel)(void (*body)(void *), void *data, unsigned threads, unsigned flags);
+    int (*thread_num)(void);
+    int (*num_threads)(void);
+    int32_t threads;
+}} grafo_thread_state;
+extern grafo_thread_state *{symbol};"""
+
 _EPILOGUE = """
 #ifdef __cplusplus
 }
@@ -105,8 +118,6 @@ def header(manifest: dict) -> str:
                              triple=target["triple"], cpu=target["cpu"], guard=guard)]
     parts += [_descriptor(r) for r in ranks]
     if manifest["native"].get("threads_symbol"):
-        parts.append(f"\n/* Thread state of parallel loops (runtime/parallel.py's ThreadState); "
-                     f"null runs them serially. */\nextern void *"
-                     f"{manifest['native']['threads_symbol']};")
+        parts.append(_THREADS.format(symbol=manifest["native"]["threads_symbol"]))
     parts += ["\n" + _prototype(e) for e in manifest["entries"]]
     return "\n".join(parts) + "\n" + _EPILOGUE
