@@ -1,6 +1,6 @@
 """grafo against NumPy, Numba and (when importable) JAX and TensorFlow on the same inputs.
 
-    python benches/run.py [--threads 2,1] [--quick] [--out docs]
+    python benches/run.py [--threads 2,1] [--quick] [--out DIR]
 
 Cases (``benches/kernels.py``): ``x ** 100`` (1000 calls), dispatch overhead (identity on a
 3-element array), fused ``a*b + c*d - e`` and MSE on 10^7 float32, softmax (2000 x 500
@@ -30,8 +30,11 @@ then the write back), so the triad moves 4 arrays and a read-only kernel is not 
 more than the memory delivers; a kernel that allocates its result also pays for the
 allocation.
 
-Writes ``<out>/benchmarks.md`` (one table per thread count), ``<out>/benchmarks.json`` and
-``<out>/benchmarks.png`` (the first thread count; when matplotlib is installed).
+Writes ``benchmarks.md`` (one table per thread count), ``benchmarks.json`` and
+``benchmarks.png`` (the first thread count; when matplotlib is installed) into ``--out``, by
+default a new folder ``benches/results/<date>-<time>/``, and prints where; ``--out docs``
+regenerates the tracked docs/benchmarks.*. ``--quick`` runs the 10^7-element cases on 10^6
+elements (the rows say so).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(ROOT, "benches", "results")
 ROUNDS = 3
 SETTLE = 0.5   # seconds
 WARM_UP = 0.05   # seconds
@@ -165,7 +169,8 @@ def _cases(np, quick: bool):
     backends that run it)."""
     rng = np.random.default_rng(0)
     f32 = lambda *s: rng.random(s, dtype=np.float32)  # noqa: E731
-    n = 10**6 if quick else 10**7
+    k = 6 if quick else 7
+    n, size = 10**k, f"1e{k}"   # size: the rows' label for n
     big = [f32(n) for _ in range(5)]
     sm = f32(2000, 500)
     img = f32(2000, 2000)
@@ -176,13 +181,13 @@ def _cases(np, quick: bool):
          ("numpy", "grafo", "numba")),
         ("dispatch (identity, 3 elements)", "identity", (f32(3),), 5, 10000, None, None,
          arrays),
-        ("fused a*b+c*d-e, 1e7 f32", "fused", tuple(big), 7, 1, 7 * 4 * n, None, arrays),
-        ("MSE, 1e7 f32", "mse", (big[0], big[1]), 7, 1, 2 * 4 * n, None, arrays),
+        (f"fused a*b+c*d-e, {size} f32", "fused", tuple(big), 7, 1, 7 * 4 * n, None, arrays),
+        (f"MSE, {size} f32", "mse", (big[0], big[1]), 7, 1, 2 * 4 * n, None, arrays),
         ("softmax 2000x500 f32", "softmax", (sm,), 15, 1, 3 * sm.nbytes, None, arrays),
         ("2-D stencil 2000x2000 f32", "stencil", (img,), 10, 1, 3 * img.nbytes, None, arrays),
         ("dot-product loop 1e6 f64", "dot_loop", (rng.random(10**6), rng.random(10**6)), 10, 1,
          None, None, loops),
-        ("triad loop into an argument, 1e7 f64", "triad",
+        (f"triad loop into an argument, {size} f64", "triad",
          (np.empty(n), rng.random(n), rng.random(n), np.float64(3.0)), 7, 1, 4 * 8 * n, None,
          ("grafo", "numba")),
         ("Mandelbrot 200x100, 200 iters", "mandelbrot",
@@ -355,12 +360,39 @@ def _run_child(threads: int, quick: bool) -> dict:
             return json.load(f)
 
 
+def fresh_folder(base: str) -> str:
+    """A new folder ``<base>/<date>-<time>`` (with a ``-2``, ``-3``, ... suffix when a run in
+    the same second made one), created with its parents."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path, k = os.path.join(base, stamp), 1
+    while True:
+        try:
+            os.makedirs(path)
+            return path
+        except FileExistsError:
+            k += 1
+            path = os.path.join(base, f"{stamp}-{k}")
+
+
+def write(out: str, reports: list, command: str) -> list:
+    """Write the page, the JSON and the plot of ``reports`` into the folder ``out`` (created
+    if missing); the paths written."""
+    os.makedirs(out, exist_ok=True)
+    paths = [os.path.join(out, f"benchmarks.{ext}") for ext in ("md", "json", "png")]
+    with open(paths[1], "w") as f:
+        json.dump({"command": command, "runs": reports}, f, indent=1)
+    with open(paths[0], "w") as f:
+        f.write(markdown(reports, command))
+    return paths if plot(reports[0], paths[2]) else paths[:2]
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--threads", default=f"{os.cpu_count() or 1},1",
                    help="comma-separated thread counts, one run each (default: all CPUs, 1)")
     p.add_argument("--quick", action="store_true", help="smaller inputs (a smoke test)")
-    p.add_argument("--out", default=os.path.join(ROOT, "docs"))
+    p.add_argument("--out", help="folder for the results (default: a new folder under "
+                   "benches/results/; --out docs regenerates docs/benchmarks.*)")
     p.add_argument("--report", help=argparse.SUPPRESS)   # child: one run's JSON to this path
     args = p.parse_args(argv)
     counts = list(dict.fromkeys(int(n) for n in args.threads.split(",")))
@@ -372,15 +404,10 @@ def main(argv=None) -> None:
         return
     reports = [_run_child(n, args.quick) for n in counts]
     command = "python benches/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    command = command.strip()
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "benchmarks.json"), "w") as f:
-        json.dump({"command": command, "runs": reports}, f, indent=1)
-    page = markdown(reports, command)
-    with open(os.path.join(args.out, "benchmarks.md"), "w") as f:
-        f.write(page)
-    plot(reports[0], os.path.join(args.out, "benchmarks.png"))
-    print(page)
+    paths = write(args.out or fresh_folder(RESULTS), reports, command.strip())
+    with open(paths[0]) as f:
+        print(f.read())
+    print("wrote", ", ".join(paths))
 
 
 if __name__ == "__main__":

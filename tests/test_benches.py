@@ -1,0 +1,105 @@
+"""benches/run.py without benchmarking: where it writes, what its rows say, and that the
+``bench`` extra installs what the benchmarks import."""
+
+import ast
+import glob
+import importlib.util
+import os
+import re
+import sys
+import tomllib
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCHES = os.path.join(ROOT, "benches")
+# Measured when installed, never required (benches/run.py: "when importable").
+OPTIONAL = {"jax", "tensorflow"}
+
+
+@pytest.fixture
+def run_py():
+    spec = importlib.util.spec_from_file_location("bench_run", os.path.join(BENCHES, "run.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_quick_rows_name_the_sizes_they_run(run_py):
+    checked = 0
+    for name, _, args, *_ in run_py._cases(np, quick=True):
+        arrays = [a for a in args if isinstance(a, np.ndarray)]
+        count = re.search(r"\b(\d)e(\d) (f32|f64)$", name)
+        dims = re.search(r"\b(\d+)x(\d+) (f32|f64)$", name)
+        if count:
+            want = int(count.group(1)) * 10 ** int(count.group(2))
+            assert want == 10**6 and all(a.size == want for a in arrays), name
+        elif dims:
+            want = (int(dims.group(1)), int(dims.group(2)))
+            assert all(a.shape == want for a in arrays), name
+        else:
+            continue
+        dtype = {"f32": np.float32, "f64": np.float64}[(count or dims).group(3)]
+        assert all(a.dtype == dtype for a in arrays), name
+        checked += 1
+    assert checked >= 9   # the 1eK rows, softmax, the stencil and the three matmuls
+
+
+def _report(threads):
+    t = lambda s: {"median": s, "min": s, "max": 2 * s}  # noqa: E731
+    return {"machine": "x86_64", "cpu_count": 2, "threads": threads,
+            "triad_bandwidth_GBps": 40.0,
+            "results": [{"case": "MSE, 1e6 f32", "bytes": None, "flops": None,
+                         "times": {"numpy": t(3e-3), "grafo": t(1e-3)}}]}
+
+
+def test_results_go_to_a_fresh_folder_unless_out_is_given(run_py, tmp_path, monkeypatch,
+                                                          capsys):
+    docs = {p: open(p, "rb").read() for p in glob.glob(os.path.join(ROOT, "docs", "bench*"))}
+    monkeypatch.setattr(run_py, "RESULTS", str(tmp_path / "results"))
+    monkeypatch.setattr(run_py, "_run_child", lambda threads, quick: _report(threads))
+    run_py.main(["--threads", "2,1"])
+    run_py.main(["--threads", "2"])
+    folders = sorted(os.listdir(tmp_path / "results"))
+    assert len(folders) == 2
+    out = capsys.readouterr().out
+    for folder in folders:
+        path = tmp_path / "results" / folder / "benchmarks.md"
+        assert str(path) in out
+        assert "| MSE, 1e6 f32 |" in path.read_text() and "| 3.00 |" in path.read_text()
+    assert {p: open(p, "rb").read() for p in docs} == docs
+    run_py.main(["--threads", "1", "--out", str(tmp_path / "docs")])
+    page = (tmp_path / "docs" / "benchmarks.md").read_text()
+    assert "`python benches/run.py --threads 1 --out" in page and "## 1 thread(s)" in page
+
+
+def test_fresh_folders_do_not_collide(run_py, tmp_path):
+    paths = {run_py.fresh_folder(str(tmp_path)) for _ in range(3)}
+    assert len(paths) == 3 and all(os.path.isdir(p) for p in paths)
+
+
+def _imports(path):
+    tree = ast.parse(open(path).read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            yield node.module.split(".")[0]
+
+
+def _names(requirements):
+    return {re.match(r"[A-Za-z0-9_.-]+", r).group(0).lower() for r in requirements}
+
+
+def test_bench_extra_installs_what_the_benchmarks_import():
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        project = tomllib.load(f)["project"]
+    installed = _names(project["dependencies"]) | _names(
+        project["optional-dependencies"]["bench"])
+    local = {os.path.splitext(os.path.basename(p))[0]
+             for p in glob.glob(os.path.join(BENCHES, "*.py"))} | {"compiler", "runtime"}
+    imported = {m for p in glob.glob(os.path.join(BENCHES, "*.py")) for m in _imports(p)}
+    third_party = imported - set(sys.stdlib_module_names) - local - {"__future__"} - OPTIONAL
+    assert "numba" in third_party and third_party <= installed, third_party - installed
+    assert "scipy" in installed   # Numba's np.dot and @ raise ImportError without SciPy
