@@ -13,13 +13,17 @@ replace the single "llvm" time.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 
 from runtime.results import bind_globals, packer
 
+from .errors import CompileError
+from .ir.core import Location
 from .ir.printer import print_op
 from .ir.verifier import verify
+from .nesting import room_for
 
 
 @dataclass
@@ -76,12 +80,39 @@ def frontend_ir(fn, args):
 IR_STAGES = ("frontend", "optimized", "loops")
 
 
+@contextlib.contextmanager
+def _nesting(fn):
+    """Room on the stack for ``fn``'s nesting (``nesting.room_for``); a RecursionError
+    that still happens (helpers inlined into deep code) becomes a CompileError at ``fn``."""
+    from .frontend.source import source_of
+    try:
+        depth = source_of(fn).depth
+    except CompileError:
+        depth = 0   # no source: the frontend raises that error itself
+    with room_for(depth):
+        try:
+            yield
+        except RecursionError:
+            code = fn.__code__
+            raise CompileError(
+                f"'{fn.__name__}' nests too deeply to compile ({depth} levels of its syntax "
+                f"tree, with the functions it calls inlined into it)",
+                Location(code.co_filename, code.co_firstlineno, 1),
+                "split deep if/elif chains or nested expressions into several "
+                "functions") from None
+
+
 def stage_module(fn, args, stage: str = "optimized", pipeline: str | None = None):
     """The verified IR module of ``fn`` for ``args`` after ``stage`` (one of ``IR_STAGES``),
     as ``compile_function`` builds it, without generating machine code. Raises CompileError
     for unsupported code and ValueError for an unknown stage."""
     if stage not in IR_STAGES:
         raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(IR_STAGES)}")
+    with _nesting(fn):
+        return _stage_module(fn, args, stage, pipeline)
+
+
+def _stage_module(fn, args, stage, pipeline):
     module = frontend_ir(fn, args)
     if stage == "frontend":
         return module
@@ -101,6 +132,11 @@ def compile_function(fn, args, pipeline: str | None = None, backend=None) -> Com
     method rewrites the optimized tensor-level module before lowering (the CUDA backend's
     tiled matmul). Raises CompileError for
     unsupported code; IR invariants broken by a pass raise VerifyError (a compiler bug)."""
+    with _nesting(fn):
+        return _compile_function(fn, args, pipeline, backend)
+
+
+def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
     from .backend.llvm import compile_module
     from .lowering import lower_to_loops
     backend = backend or compile_module

@@ -5,10 +5,12 @@ decorators included)."""
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 
 from ..errors import CompileError
 from ..ir.core import Location
+from ..nesting import ast_depth
 
 _CACHE: dict = {}
 
@@ -40,6 +42,11 @@ class FunctionSource:
                                Location(self.file, self.first_line, 1),
                                "define the function with a 'def' statement") from None
         self.node = _find_definition(tree, fn, Location(self.file, self.first_line, 1))
+
+    @functools.cached_property
+    def depth(self) -> int:
+        """How deep the definition's AST nests (``nesting.ast_depth``)."""
+        return ast_depth(self.node)
 
     def loc(self, node) -> Location:
         """The location of an AST node in the user's file (1-based line and column)."""

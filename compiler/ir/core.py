@@ -160,19 +160,31 @@ class Operation:
 
     # structure ---------------------------------------------------------------
     def walk(self) -> Iterator["Operation"]:
-        """Pre-order walk over this op and every op nested in its regions."""
+        """Pre-order walk over this op and every op nested in its regions. A block's ops are
+        listed when the walk reaches it, so ops may be erased or added behind the walk. An
+        explicit stack, not recursion: nesting depth costs no Python frames."""
         yield self
-        for r in self.regions:
-            for b in r.blocks:
-                for op in list(b.ops):
-                    yield from op.walk()
+        stack = [_nested_ops(self)]
+        while stack:
+            op = next(stack[-1], None)
+            if op is None:
+                stack.pop()
+                continue
+            yield op
+            if op.regions:
+                stack.append(_nested_ops(op))
 
     def walk_post(self) -> Iterator["Operation"]:
-        for r in self.regions:
-            for b in r.blocks:
-                for op in list(b.ops):
-                    yield from op.walk_post()
-        yield self
+        """Post-order walk (nested ops before the op holding them), as ``walk`` lists them."""
+        stack = [(self, _nested_ops(self))]
+        while stack:
+            op, ops = stack[-1]
+            child = next(ops, None)
+            if child is None:
+                stack.pop()
+                yield op
+            else:
+                stack.append((child, _nested_ops(child)))
 
     def parent_op(self) -> "Operation | None":
         if self.parent is None or self.parent.parent is None:
@@ -309,3 +321,10 @@ class Region:
 
     def clone(self, mapping: dict) -> "Region":
         return Region([b.clone(mapping) for b in self.blocks])
+
+
+def _nested_ops(op: Operation) -> Iterator[Operation]:
+    """The ops directly inside ``op``'s regions, each block's listed when reached."""
+    for r in op.regions:
+        for b in r.blocks:
+            yield from list(b.ops)

@@ -59,13 +59,18 @@ def _verify_op(op: Operation, visible: set) -> None:
     op.verify()
     for region in op.regions:
         for block in region.blocks:
-            inner = set() if op.has_trait(IsolatedFromAbove) else set(visible)
+            # one set for all blocks of a nest, each removing its own values on exit: the
+            # check costs the same at any nesting depth
+            inner = set() if op.has_trait(IsolatedFromAbove) else visible
+            defined = list(block.args)
             inner.update(block.args)
             for j, nested in enumerate(block.ops):
                 if nested.has_trait(Terminator) and j != len(block.ops) - 1:
                     raise VerifyError(nested, "is a terminator but is not last in its block")
                 _verify_op(nested, inner)
                 inner.update(nested.results)
+                defined.extend(nested.results)
+            inner.difference_update(defined)
     for r in op.results:
         for u in r.uses:
             if u.owner.operands[u.index] is not r:

@@ -11,8 +11,6 @@ the same bits are merged.
 
 from __future__ import annotations
 
-from collections import ChainMap
-
 from ..ir.core import Block, Operation
 from ..ir.opdef import Commutative, IsolatedFromAbove, Pure
 from .manager import Pass
@@ -26,7 +24,11 @@ def _key(op: Operation) -> tuple:
             tuple(r.type for r in op.results))
 
 
-def _cse_block(block: Block, known: ChainMap) -> None:
+def _cse_block(block: Block, known: dict) -> None:
+    """CSE of ``block`` and the regions nested in it; ``known`` maps keys to the ops that
+    dominate ``block``. One dict for all scopes, each scope deleting its own entries on
+    exit (MLIR's ScopedHashTable): a lookup costs the same at any nesting depth."""
+    added = []
     for op in list(block.ops):
         if op.has_trait(Pure) and op.results and not op.regions:
             key = _key(op)
@@ -34,10 +36,12 @@ def _cse_block(block: Block, known: ChainMap) -> None:
                 op.replace_with(known[key].results)
                 continue
             known[key] = op
+            added.append(key)
         for region in op.regions:
             for nested in region.blocks:
-                scope = ChainMap() if op.has_trait(IsolatedFromAbove) else known.new_child()
-                _cse_block(nested, scope)
+                _cse_block(nested, {} if op.has_trait(IsolatedFromAbove) else known)
+    for key in added:
+        del known[key]
 
 
 class CommonSubexpressionEliminationPass(Pass):
@@ -48,4 +52,4 @@ class CommonSubexpressionEliminationPass(Pass):
     def run(self, module: Operation) -> None:
         for region in module.regions:
             for block in region.blocks:
-                _cse_block(block, ChainMap())
+                _cse_block(block, {})
