@@ -18,7 +18,9 @@ pipeline and prints the result to stdout. Options follow ``mlir-opt``:
 - ``--timing``: a wall-time report per pass, on stderr (``--mlir-timing``);
 - ``--split-input-file``: the input holds several cases separated by ``// -----`` lines; each
   is processed on its own, the outputs are separated the same way, and line numbers in errors
-  refer to the whole file.
+  refer to the whole file;
+- ``-o FILE`` / ``--output FILE``: write the result to FILE instead of stdout (``-`` is stdout),
+  as ``grafo translate`` does too.
 
 Faults in the input (malformed IR, invalid IR, unknown pass, unreadable file, a file without
 the function, a malformed signature) print one line, ``file:line:col: error: ...`` where a
@@ -59,6 +61,23 @@ def read_input(path: str) -> tuple[str, str]:
         raise CommandError(f"error: cannot read '{path}': {reason}") from None
 
 
+def add_output_argument(p) -> None:
+    p.add_argument("-o", "--output", default="-", metavar="FILE",
+                   help="write the result to FILE (default: -, stdout)")
+
+
+def write_output(text: str, path: str) -> None:
+    """Write ``text`` to ``path`` (``-`` is stdout); raises CommandError when it cannot."""
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise CommandError(f"error: cannot write '{path}': {e.strerror or e}") from None
+
+
 def split_input(text: str) -> list[str]:
     """Cases of ``text`` separated by ``// -----`` lines; each case is padded with empty lines
     so that line numbers stay those of the whole file."""
@@ -93,6 +112,7 @@ def add_opt(subparsers) -> None:
                    help="print the wall time of every pass to stderr")
     p.add_argument("--split-input-file", action="store_true",
                    help=f"process each '{SPLIT_MARKER}'-separated case of FILE on its own")
+    add_output_argument(p)
     p.set_defaults(run=run_opt)
 
 
@@ -128,7 +148,7 @@ def run_opt(args) -> int:
         except CommandError as e:
             print(e, file=sys.stderr)
             failed = True
-    sys.stdout.write(f"{SPLIT_MARKER}\n".join(outputs))
+    write_output(f"{SPLIT_MARKER}\n".join(outputs), args.output)
     if args.timing:
         sys.stderr.write(pm.timing_report())
     return 1 if failed else 0
@@ -151,6 +171,7 @@ def add_translate(subparsers) -> None:
     p.add_argument("--mcpu", metavar="CPU",
                    help="optimize for this CPU model by LLVM's name instead of this machine "
                         "(as llc -mcpu): znver4, sapphirerapids, haswell, ...")
+    add_output_argument(p)
     p.set_defaults(run=run_translate)
 
 
@@ -203,21 +224,22 @@ def run_translate(args) -> int:
                 loop_pipeline = CudaBackend.loop_pipeline
             module = optimize_loops(lower_to_loops(module), loop_pipeline=loop_pipeline)
         if args.to == "ptx":
-            sys.stdout.write(_ptx(module))
-            return 0
-        if args.mcpu:
-            from .aot.cross import CrossModule
-            from .aot.targets import cpu_model
-            compiled = CrossModule(module, cpu_model(args.mcpu))
+            text = _ptx(module)
         else:
-            from .backend.llvm import compile_module
-            compiled = compile_module(module)
-        sys.stdout.write(compiled.llvm_ir if args.to == "llvm" else compiled.asm)
+            if args.mcpu:
+                from .aot.cross import CrossModule
+                from .aot.targets import cpu_model
+                compiled = CrossModule(module, cpu_model(args.mcpu))
+            else:
+                from .backend.llvm import compile_module
+                compiled = compile_module(module)
+            text = compiled.llvm_ir if args.to == "llvm" else compiled.asm
     except CommandError:
         raise
     except Exception as e:  # noqa: BLE001 - a compiler fault is reported, not a traceback
         raise CommandError(f"{filename}: error: cannot translate to {args.to}: "
                            f"{type(e).__name__}: {_first_line(e)}") from None
+    write_output(text, args.output)
     return 0
 
 

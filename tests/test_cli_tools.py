@@ -107,6 +107,49 @@ def test_translate_errors(tmp_path):
     assert rc == 2 and "invalid choice" in err
 
 
+# -o / --output ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flag", ["-o", "--output"])
+def test_opt_and_translate_write_their_output_file(tmp_path, flag):
+    out_ir, out_ll = tmp_path / "out.mlir", tmp_path / "out.ll"
+    rc, out, _ = run(["opt", "-", "--pass-pipeline=canonicalize", flag, str(out_ir)], LOOP_IR)
+    assert rc == 0 and out == ""
+    assert out_ir.read_text() == run(["opt", "-", "--pass-pipeline=canonicalize"], LOOP_IR)[1]
+    rc, out, _ = run(["translate", str(out_ir), "--to=llvm", flag, str(out_ll)])
+    assert rc == 0 and out == "" and "@double_n(" in out_ll.read_text()
+
+
+def test_output_dash_is_stdout():
+    rc, out, _ = run(["opt", "-", "-o", "-"], LOOP_IR)
+    assert rc == 0 and '"scf.for"' in out
+
+
+def test_opt_output_keeps_the_cases_that_succeed(tmp_path):
+    bad = LOOP_IR.replace("%acc, %acc", "%acc, %q")
+    out = tmp_path / "out.mlir"
+    rc, _, err = run(["opt", "-", "--split-input-file", "-o", str(out)],
+                     LOOP_IR + "// -----\n" + bad)
+    assert rc == 1 and "%q" in err
+    assert out.read_text().count('"func.func"') == 1
+
+
+@pytest.mark.parametrize("command", [["opt", "-"], ["translate", "-", "--to=llvm"]])
+def test_unwritable_output_is_one_line_error(tmp_path, command):
+    for target in (tmp_path / "missing" / "out.txt", tmp_path):
+        rc, out, err = run([*command, "-o", str(target)], LOOP_IR)
+        one_line_error(rc, err)
+        assert err.startswith(f"error: cannot write '{target}': ") and out == ""
+
+
+def test_a_failed_translation_leaves_the_output_file_alone(tmp_path):
+    out = tmp_path / "out.ll"
+    out.write_text("old")
+    rc, _, err = run(["translate", "-", "--to=llvm", "-o", str(out)],
+                     LOOP_IR.replace("%acc, %acc", "%acc, %q"))
+    one_line_error(rc, err)
+    assert out.read_text() == "old"
+
+
 # grafo ir --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("stage,marker", [("frontend", '"np.subtract"'),

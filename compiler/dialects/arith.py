@@ -4,10 +4,16 @@ Integer ops name their signedness (``divsi``/``divui``); ``cmpi``/``cmpf`` take 
 ``predicate`` enum as an i64 attribute (``CMPI`` / ``CMPF`` below give the numbering).
 """
 
+from ..ir.attributes import DialectAttr
 from ..ir.opdef import Commutative, ConstantLike, Op, Pure
 
 CMPI = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5,
         "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
+# What upstream MLIR prints for an op without fast-math or overflow flags (no flags is
+# what grafo's code means).
+FASTMATH = {"fastmath": DialectAttr("#arith.fastmath<none>")}
+OVERFLOW = {"overflowFlags": DialectAttr("#arith.overflow<none>")}
+
 CMPF = {"false": 0, "oeq": 1, "ogt": 2, "oge": 3, "olt": 4, "ole": 5, "one": 6, "ord": 7,
         "ueq": 8, "ugt": 9, "uge": 10, "ult": 11, "ule": 12, "une": 13, "uno": 14, "true": 15}
 
@@ -43,12 +49,17 @@ class _Same(Op):
 
 def _define(name: str, arity: int, base=_Same, commutative=False):
     traits = frozenset({Pure, Commutative}) if commutative else frozenset({Pure})
-    cls = type(name.split(".")[1].title() + "Op", (base,),
-               {"name": name, "num_operands": arity, "traits": traits})
+    mnemonic = name.split(".")[1]
+    cls = type(mnemonic.title() + "Op", (base,),
+               {"name": name, "num_operands": arity, "traits": traits,
+                "default_properties": _DEFAULTS.get(mnemonic, {})})
     globals()[cls.__name__] = cls
     return cls
 
 
+_DEFAULTS = {**dict.fromkeys(("addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf",
+                              "subf", "divf", "remf", "negf"), FASTMATH),
+             **dict.fromkeys(("addi", "subi", "muli", "shli"), OVERFLOW)}
 for _n in ("addi", "muli", "andi", "ori", "xori", "maxsi", "maxui", "minsi", "minui",
            "addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf"):
     _define("arith." + _n, 2, commutative=True)
@@ -72,6 +83,7 @@ class CmpIOp(Op):
 
 class CmpFOp(CmpIOp):
     name = "arith.cmpf"
+    default_properties = FASTMATH
 
 
 class SelectOp(Op):

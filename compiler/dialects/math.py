@@ -2,11 +2,13 @@
 ``absi``/``ipowi`` on integers). Result type = first operand's type."""
 
 from ..ir.opdef import Op, Pure
+from .arith import FASTMATH
 
 
 class _MathOp(Op):
     traits = frozenset({Pure})
     num_results = 1
+    default_properties = FASTMATH
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -20,7 +22,8 @@ BINARY = ("atan2", "powf", "ipowi", "fpowi", "copysign")
 
 for _n in UNARY + BINARY:
     _cls = type(_n.title() + "Op", (_MathOp,),
-                {"name": "math." + _n, "num_operands": 1 if _n in UNARY else 2})
+                {"name": "math." + _n, "num_operands": 1 if _n in UNARY else 2,
+                 "default_properties": {} if _n in ("absi", "ipowi") else FASTMATH})
     globals()[_cls.__name__] = _cls
 
 

@@ -3,7 +3,8 @@
 Frozen, hashable dataclasses whose ``str`` is the MLIR text form: ``3 : i64``,
 ``1.500000e+00 : f32`` (printed with full precision), ``"text"``, ``[1, 2]``, ``true``,
 ``unit``, ``f32`` (a type), ``dense<[1, 2]> : tensor<2xi64>`` (``dense<"0x0100...">`` over
-100 elements), ``array<i32: 1, 0>``.
+100 elements), ``array<i32: 1, 0>``, and other dialects' attributes as their text
+(``#arith.fastmath<fast>``).
 """
 
 from __future__ import annotations
@@ -270,3 +271,14 @@ class SymbolRefAttr(Attribute):
 
     def __str__(self) -> str:
         return "@" + self.value
+
+
+@dataclass(frozen=True)
+class DialectAttr(Attribute):
+    """An attribute of a dialect grafo does not model (``#arith.fastmath<fast>``), read from
+    upstream MLIR's output and kept as its text; nothing in grafo interprets it."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text

@@ -41,11 +41,15 @@ class Op(Operation):
     - ``num_operands`` / ``num_results`` / ``num_regions``: exact counts, or None if variadic.
     - ``infer(operand_types, attributes) -> list[Type]``: result types from operands, raising
       ``TypeError`` with a user-facing message when the operands are invalid.
+    - ``default_properties``: properties upstream MLIR prints for the op when it holds their
+      default value (``fastmath = #arith.fastmath<none>``); they mean what their absence means,
+      so the parser drops them.
     """
 
     num_operands: int | None = None
     num_results: int | None = None
     num_regions: int = 0
+    default_properties: dict = {}
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)

@@ -5,6 +5,15 @@ in it and returns real IR: op kinds from the registry (``opdef.lookup``), the sa
 attribute objects the rest of the compiler builds, values linked through their use lists.
 The grammar is ``grammar/ir.lark`` (shipped in the wheel as the package ``compiler.grammar``).
 
+It also reads what upstream ``mlir-opt --mlir-print-op-generic`` prints back (with or without
+``--mlir-print-debuginfo``): attribute, type and location aliases, defined before or after the
+operation; block argument locations (dropped: grafo's block arguments have none); name, call
+site and fused locations, which become the first file location they hold; properties whose
+value is the op's default (``default_properties``, e.g. ``fastmath = #arith.fastmath<none>``),
+dropped; other dialects' attributes, kept as their text (``DialectAttr``); bit-packed hex
+``i1`` constants; and ``dense_resource<key>`` constants with the ``{-# dialect_resources #-}``
+section holding their bytes. The custom assembly form is not read: the error says so.
+
 Every fault in the text raises ``IRParseError`` pointing at the offending line and column. The
 parser checks what the text alone decides (syntax, known op names, each value defined once and
 before its use, operand types against the op's signature); the IR's own invariants (terminators,
@@ -28,6 +37,7 @@ from .attributes import (
     Attribute,
     DenseArrayAttr,
     DenseAttr,
+    DialectAttr,
     FloatAttr,
     IntegerAttr,
     StringAttr,
@@ -37,7 +47,7 @@ from .attributes import (
     float_from_bits,
     unescape_string,
 )
-from .core import Block, Location, Operation, Region, Value
+from .core import UNKNOWN_LOC, Block, Location, Operation, Region, Value
 from .opdef import lookup
 
 
@@ -64,8 +74,10 @@ def parse(text: str, filename: str = "-") -> Operation:
     ``filename`` names the text in error messages. Raises ``IRParseError`` for syntax errors,
     unknown op names, uses of undefined values, values defined twice, operands whose types
     differ from the op's signature, signatures listing the wrong number of operand or result
-    types, and malformed types or attributes (unknown type names, dense literals of the wrong
-    shape, float literals out of range for their type).
+    types, malformed types or attributes (unknown type names, dense literals of the wrong
+    shape, float literals out of range for their type), aliases that are undefined, defined
+    twice, defined in terms of themselves or of the wrong kind, and ``dense_resource``
+    constants whose blob is missing, elided or of the wrong size.
     """
     reader = _Reader(text, filename)
     try:
@@ -73,7 +85,8 @@ def parse(text: str, filename: str = "-") -> Operation:
     except lark.UnexpectedInput as e:
         raise reader.syntax_error(e) from None
     try:
-        return reader.operation(tree.children[0])
+        reader.definitions(tree)
+        return reader.operation(next(c for c in tree.children if c.data == "operation"))
     except RecursionError:
         raise reader.error("the IR nests too deeply to parse", 1, 1) from None
 
@@ -96,14 +109,21 @@ def _lark() -> lark.Lark:
 _SCALARS = {str(t): t for t in (T.i1, T.i8, T.i16, T.i32, T.i64, T.u8, T.u16, T.u32, T.u64,
                                 T.f32, T.f64, T.index, T.none, T.py_int, T.py_float,
                                 T.py_bool)}
+_LOCATION_KINDS = {"file_loc", "name_loc", "callsite_loc", "fused_loc", "unknown_loc",
+                   "loc_alias"}
 _FLOAT_BITS = {T.f32: (np.float32, np.uint32), T.f64: (np.float64, np.uint64)}
 _TERMINAL_TEXT = {
     "VALUE_ID": "a value (%name)", "BLOCK_ID": "a block label (^bb0)", "STRING": "a string",
     "SYMBOL": "a symbol (@name)", "BARE_ID": "an attribute name", "INT": "an integer",
     "DECIMAL": "a decimal number", "FLOAT": "a float", "HEX": "a hex literal",
     "INT_TYPE": "an integer type", "FLOAT_TYPE": "a float type", "WEAK_TYPE": "!py.<kind>",
-    "DIMS": "dimensions (4x?x)", "$END": "end of input",
+    "DIMS": "dimensions (4x?x)", "$END": "end of input", "ATTR_ALIAS": "an alias (#name)",
+    "TYPE_ALIAS": "a type alias (!name)", "DIALECT_ATTR": "a dialect attribute (#dialect.name)",
 }
+# Where these are all the parser expects, a bare word is an op in MLIR's custom form.
+_OP_START = {"STRING", "VALUE_ID", "BLOCK_ID", "RBRACE", "ATTR_ALIAS", "TYPE_ALIAS"}
+_CUSTOM_FORM_HINT = ("; grafo reads MLIR's generic operation form: print it with "
+                     "'mlir-opt --mlir-print-op-generic'")
 
 
 def _first_token(node) -> Token | None:
@@ -124,6 +144,11 @@ class _Reader:
         self.lines = text.split("\n")  # lark counts lines by "\n" only, not splitlines()
         # One dict per open region (plus the top level): value name -> its values.
         self.scopes: list[dict[str, list[Value]]] = [{}]
+        # Alias name -> its definition's tree, and its value once resolved.
+        self.alias_trees: dict[str, Tree] = {}
+        self.aliases: dict[str, object] = {}
+        self.resolving: set[str] = set()
+        self.resources: dict[str, Token] = {}  # dense_resource key -> its blob's string
 
     # errors ------------------------------------------------------------------------------
     def error(self, reason: str, line: int, col: int) -> IRParseError:
@@ -145,11 +170,16 @@ class _Reader:
         if isinstance(e, lark.UnexpectedCharacters):
             return self.error(f"unexpected character {e.char!r}", e.line, e.column)
         # ``accepts`` (after LALR's default reductions) is sharper than ``expected``.
-        expected = self.describe(getattr(e, "accepts", None) or e.expected)
+        names = getattr(e, "accepts", None) or e.expected
+        expected = self.describe(names)
         tok = getattr(e, "token", None)
         if tok is None or tok.type == "$END":
             return self.error(f"unexpected end of input, expected {expected}", *self.end())
-        return self.error(f"unexpected {str(tok)!r}, expected {expected}", tok.line, tok.column)
+        hint = ""
+        if "STRING" in names and set(names) <= _OP_START and str(tok)[:1].isalpha():
+            hint = _CUSTOM_FORM_HINT
+        return self.error(f"unexpected {str(tok)!r}, expected {expected}{hint}", tok.line,
+                          tok.column)
 
     def describe(self, names) -> str:
         texts = set()
@@ -161,6 +191,58 @@ class _Reader:
             texts.add(repr(pattern.value) if pattern.type == "str" else name.lower())
         shown = sorted(texts)
         return " or ".join(shown[:10]) + (" ..." if len(shown) > 10 else "")
+
+    # aliases and file metadata -----------------------------------------------------------
+    def definitions(self, tree: Tree) -> None:
+        """Record the aliases and resource blobs of the top level; aliases resolve on use,
+        since mlir-opt prints location aliases after the operation that uses them."""
+        for child in tree.children:
+            if child.data in ("attr_alias_def", "type_alias_def"):
+                name = child.children[0]
+                if name.value in self.alias_trees:
+                    raise self.error_at(name, f"alias {name.value} is defined twice")
+                self.alias_trees[name.value] = child.children[1]
+            elif child.data == "file_metadata":
+                for group in child.children:
+                    if group.children[0] == "dialect_resources":
+                        self.dialect_resources(group)
+
+    def dialect_resources(self, group: Tree) -> None:
+        for dialect in group.children[1:]:
+            if dialect.children[0] != "builtin":  # only builtin's blobs back dense_resource
+                continue
+            for entry in dialect.children[1:]:
+                key_tok, value = entry.children
+                key = unescape_string(key_tok[1:-1]) if key_tok.type == "STRING" else key_tok.value
+                if key in self.resources:
+                    raise self.error_at(key_tok, f"resource '{key}' is defined twice")
+                self.resources[key] = value
+
+    def alias(self, tok: Token, kind: str):
+        """The value of alias ``tok``: a location, an attribute or a type (``kind``)."""
+        name = tok.value
+        if name in self.aliases:
+            value = self.aliases[name]
+        else:
+            tree = self.alias_trees.get(name)
+            if tree is None:
+                raise self.error_at(tok, f"use of undefined alias {name}")
+            if name in self.resolving:
+                raise self.error_at(tok, f"alias {name} is defined in terms of itself")
+            self.resolving.add(name)
+            if name.startswith("!"):
+                value = self.type(tree)
+            elif tree.data == "location":
+                value = self.location(tree)
+            else:
+                value = self.attribute(tree)
+            self.resolving.discard(name)
+            self.aliases[name] = value
+        is_loc = isinstance(value, Location)
+        if (kind == "a location") != is_loc:
+            what = "a location" if is_loc else "an attribute"
+            raise self.error_at(tok, f"alias {name} is {what}, not {kind}")
+        return value
 
     # values ------------------------------------------------------------------------------
     def define(self, tok: Token, values: list[Value]) -> None:
@@ -232,9 +314,13 @@ class _Reader:
 
     def properties(self, op: Operation, tree: Tree) -> None:
         """MLIR's ``<{...}>``: properties the op derives from its operands must match them;
-        the others are inherent attributes and join the attribute dictionary."""
+        those equal to the op's default mean nothing more than their absence; the others are
+        inherent attributes and join the attribute dictionary."""
         derived = op.properties() if hasattr(op, "properties") else {}
+        defaults = getattr(op, "default_properties", {})
         for key, value in self.attr_dict(tree).items():
+            if defaults.get(key) == value:
+                continue
             if key in derived:
                 if value != derived[key]:
                     raise self.error_at(tree, f"property {key} = {value} of '{op.name}' does "
@@ -261,6 +347,8 @@ class _Reader:
                 if part.data == "block_args":
                     for arg in part.children:
                         value = block.add_arg(self.type(arg.children[1]))
+                        if len(arg.children) > 2:  # checked, then dropped: grafo's args have none
+                            self.location(arg.children[2])
                         self.define(arg.children[0], [value])
                 else:
                     block.append(self.operation(part))
@@ -268,10 +356,29 @@ class _Reader:
         return region
 
     def location(self, tree: Tree) -> Location:
-        if len(tree.children) == 1:
-            return Location()
-        file, line, col = tree.children
-        return Location(unescape_string(file[1:-1]), self.int(line), self.int(col))
+        """A ``loc(...)`` (or the body of one). grafo's locations are file:line:col, so a name
+        or call site location becomes the location it wraps (a call site's callee) and a fused
+        one the first of its parts that is known."""
+        kind, ch = tree.data, tree.children
+        if kind == "location":
+            return self.location(ch[0])
+        if kind == "file_loc":
+            file, line, col = ch
+            return Location(unescape_string(file[1:-1]), self.int(line), self.int(col))
+        if kind == "loc_alias":
+            return self.alias(ch[0], "a location")
+        if kind == "name_loc":
+            return self.location(ch[1]) if len(ch) > 1 else UNKNOWN_LOC
+        if kind == "callsite_loc":
+            self.location(ch[1])  # the caller: checked, then dropped
+            return self.location(ch[0])
+        if kind == "fused_loc":
+            if ch and ch[0].data not in _LOCATION_KINDS:
+                self.attribute(ch[0])  # the metadata attribute: checked, then dropped
+                ch = ch[1:]
+            parts = [self.location(c) for c in ch]
+            return next((p for p in parts if p != UNKNOWN_LOC), UNKNOWN_LOC)
+        return UNKNOWN_LOC
 
     # attributes --------------------------------------------------------------------------
     def attr_dict(self, tree: Tree) -> dict[str, Attribute]:
@@ -323,10 +430,15 @@ class _Reader:
             return SymbolRefAttr(ch[0][1:])
         if kind == "unit_attr":
             return UnitAttr()
+        if kind == "dialect_attr":
+            return DialectAttr(ch[0].value)
+        if kind == "alias_attr":
+            return self.alias(ch[0], "an attribute")
+        if kind == "dense_resource_attr":
+            return self.dense_resource(tree)
         return TypeAttr(self.type(ch[0]))
 
-    def dense(self, tree: Tree) -> DenseAttr:
-        keyword, *body, type_tree = tree.children
+    def dense_type(self, type_tree: Tree) -> tuple[T.TensorType, np.dtype]:
         t = self.type(type_tree)
         if not isinstance(t, T.TensorType) or not t.is_static:
             raise self.error_at(type_tree, f"a dense attribute needs a tensor type of static "
@@ -334,7 +446,40 @@ class _Reader:
         if not isinstance(t.element, (T.IntegerType, T.FloatType, T.IndexType)):
             raise self.error_at(type_tree, f"dense elements of type {t.element} are not "
                                            f"supported")
-        dtype = T.to_dtype(t.element)
+        return t, T.to_dtype(t.element)
+
+    def dense_resource(self, tree: Tree) -> DenseAttr:
+        """``dense_resource<key> : tensor<...>``: the elements are builtin's blob ``key``, a
+        hex string whose first 4 bytes are the blob's alignment (``i1``: one byte each)."""
+        keyword, key, type_tree = tree.children
+        t, dtype = self.dense_type(type_tree)
+        blob = self.resources.get(key.value)
+        if key.value == "__elided__":
+            raise self.error_at(key, "the elements of this dense_resource were elided "
+                                     "(--mlir-elide-elementsattrs-if-larger); print it whole")
+        if blob is None:
+            raise self.error_at(key, f"no blob '{key.value}' in the file's "
+                                     f"dialect_resources (builtin)")
+        text = blob.value[1:-1] if blob.type == "STRING" else ""
+        try:
+            data = bytes.fromhex(text[2:]) if text.startswith("0x") else None
+        except ValueError:
+            data = None
+        size = math.prod(t.shape) * dtype.itemsize
+        if data is None or len(data) != 4 + size:
+            raise self.error_at(blob, f"resource '{key.value}' needs a hex blob of 4 + {size} "
+                                      f"bytes for {t}")
+        if dtype == np.bool_:
+            arr = np.frombuffer(data[4:], dtype=np.uint8) != 0
+        else:
+            arr = np.frombuffer(data[4:], dtype=dtype.newbyteorder("<")).astype(dtype)
+        arr = arr.reshape(t.shape)
+        arr.flags.writeable = False
+        return DenseAttr(arr, t)
+
+    def dense(self, tree: Tree) -> DenseAttr:
+        keyword, *body, type_tree = tree.children
+        t, dtype = self.dense_type(type_tree)
         body = body[0] if body else Tree("dense_list", [])
         if body.data == "dense_hex":
             arr = self.dense_hex(body.children[0], t, dtype)
@@ -356,12 +501,20 @@ class _Reader:
         return DenseAttr(arr, t)
 
     def dense_hex(self, tok: Token, t: T.TensorType, dtype: np.dtype) -> np.ndarray:
-        """``"0x..."``: the little-endian bytes of all elements, or of one for a splat."""
-        if t.element == T.i1:
-            raise self.error_at(tok, "hex dense elements of type i1 are not supported")
+        """``"0x..."``: the little-endian bytes of all elements, or of one for a splat. ``i1``
+        elements are bits, the first in the lowest bit; one byte 0x00 or 0xFF is a splat
+        (MLIR's ``DenseElementsAttr::isValidRawBuffer``)."""
         data = bytes.fromhex(tok.value[3:-1]) if len(tok.value) % 2 == 0 else None
-        flat = np.frombuffer(data or b"", dtype=dtype.newbyteorder("<")).astype(dtype)
         size = math.prod(t.shape)
+        if t.element == T.i1:
+            if data is not None and data in (b"\x00", b"\xff"):
+                return np.full(t.shape, data == b"\xff")
+            if data is None or len(data) != (size + 7) // 8:
+                raise self.error_at(tok, f"hex dense literal needs {(size + 7) // 8} byte(s), "
+                                         f"one bit per element, for {t}")
+            bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little")
+            return bits[:size].astype(np.bool_).reshape(t.shape)
+        flat = np.frombuffer(data or b"", dtype=dtype.newbyteorder("<")).astype(dtype)
         if data is None or flat.size not in (1, size):
             raise self.error_at(tok, f"hex dense literal needs {size * dtype.itemsize} bytes "
                                      f"(or {dtype.itemsize} for a splat) for {t}")
@@ -433,6 +586,8 @@ class _Reader:
                 raise self.error_at(ch[0], f"unknown type {ch[0].value} (types: "
                                            f"{', '.join(_SCALARS)})")
             return t
+        if kind == "type_alias":
+            return self.alias(ch[0], "a type")
         if kind == "function_type":
             ins = tuple(self.type(c) for c in ch[:-1])
             return T.FunctionType(ins, tuple(self.type(c) for c in ch[-1].children))

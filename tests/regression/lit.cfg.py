@@ -2,6 +2,10 @@
 checked with FileCheck (the ``filecheck`` package from PyPI); ``grafo ir`` / ``grafo translate``
 RUN lines compile the Python functions of ``inputs/``.
 
+``REQUIRES: mlir-opt`` tests pipe grafo's IR through upstream MLIR's ``mlir-opt`` (LLVM 19:
+``mlir-opt-19`` on the PATH or ``/usr/lib/llvm-19/bin/mlir-opt``), which RUN lines call
+``mlir-opt``; elsewhere they are reported as unsupported.
+
 In RUN lines, ``grafo`` (and ``grafo-opt``, meaning ``grafo opt``) run this checkout's
 ``compiler.cli`` with the Python that runs lit, so no installation is needed; ``filecheck`` /
 ``FileCheck`` run the PyPI ``filecheck`` with that Python too. Run with
@@ -10,6 +14,7 @@ In RUN lines, ``grafo`` (and ``grafo-opt``, meaning ``grafo opt``) run this chec
 
 import importlib.util
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -37,3 +42,9 @@ config.substitutions.append((WORD.format("(FileCheck|filecheck)"), f"{PYTHON} -m
 # ``REQUIRES: graphviz``: tests of ``grafo graph`` need the graphviz package (grafo[graph]).
 if importlib.util.find_spec("graphviz") is not None:
     config.available_features.add("graphviz")
+
+# ``REQUIRES: mlir-opt``: interop tests with upstream MLIR's mlir-opt (LLVM 19).
+MLIR_OPT = shutil.which("mlir-opt-19") or shutil.which("/usr/lib/llvm-19/bin/mlir-opt")
+if MLIR_OPT is not None:
+    config.available_features.add("mlir-opt")
+    config.substitutions.append((WORD.format("mlir-opt"), f'"{MLIR_OPT}"'))
