@@ -2,7 +2,7 @@
 
 Public API (see ``api.py``): ``function``, ``compile``, ``Function``, ``ConcreteFunction``,
 ``TensorSpec``, ``run_functions_eagerly``, ``save``, ``set_num_threads``, ``get_num_threads``,
-``release_buffers``, ``CompileError``, ``SignatureError``,
+``release_buffers``, ``CompileError``, ``SignatureError``, ``GraphError``,
 ``device``, ``current_device``; ``print`` and ``Variable`` (``effects.py``).
 """
 
@@ -22,11 +22,12 @@ from .api import (
 )
 from .effects import Variable, print  # noqa: A004
 from .errors import CompileError
+from .graph import GraphError
 from .signature import SignatureError, TensorSpec
 
 __version__ = "0.1.0"
 
-__all__ = ["ConcreteFunction", "CompileError", "Function", "SignatureError", "TensorSpec",
-           "Variable", "compile",
+__all__ = ["ConcreteFunction", "CompileError", "Function", "GraphError", "SignatureError",
+           "TensorSpec", "Variable", "compile",
            "current_device", "device", "function", "functions_run_eagerly", "get_num_threads",
            "print", "release_buffers", "run_functions_eagerly", "save", "set_num_threads"]

@@ -391,11 +391,40 @@ class ConcreteFunction:
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self.pretty_signature()}>"
 
+    def graph(self, stage: str = "optimized", format: str = "svg") -> str | bytes:  # noqa: A002
+        """The dataflow graph of the IR after ``stage`` (see ``compiler/graph.py``): ops are
+        nodes, values are edges labelled with their types, regions are clusters. ``stage``:
+        "frontend", "optimized" or "loops" (a function loaded from an artifact, the disk
+        cache or a pickle has the last two). ``format``: "svg" (text) or "png"/"pdf"
+        (bytes), drawn by Graphviz's ``dot`` program, or "dot" (DOT text, needs no ``dot``).
+        Raises ValueError for a stage it lacks; GraphError for an unknown format or a
+        failing ``dot``, and saying what to install when the ``graphviz`` Python package
+        (``pip install 'grafo[graph]'``) or ``dot`` (``apt-get install graphviz``) is
+        missing."""
+        from .graph import render
+        modules = self._compiled.modules
+        if stage not in modules:
+            raise ValueError(f"{self.name} has no IR of stage {stage!r}; stages: "
+                             f"{', '.join(modules)}")
+        data = render(modules[stage], format)
+        return data if format in ("png", "pdf") else data.decode("utf-8")
+
     def _repr_svg_(self) -> str | None:
-        """Jupyter's rich display: the optimized IR's dataflow graph as SVG (``graph.py``),
-        or None when Graphviz is unavailable."""
-        from .graph import svg
-        return svg(self._compiled.modules.get("optimized"))
+        """Jupyter's rich display: the optimized IR's dataflow graph as SVG, or None (the
+        display protocol's "not available") when Graphviz is missing; ``_repr_html_`` then
+        says what to install."""
+        from .graph import GraphError
+        try:
+            return self.graph()
+        except GraphError:
+            return None
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rich display (preferred to SVG by notebook front ends): the signature
+        and the optimized IR's dataflow graph, or, when Graphviz is missing, what to install
+        and the IR text."""
+        from .graph import html_view
+        return html_view(repr(self), [("", self._compiled.modules["optimized"], self.ir)])
 
 
 class Function:
@@ -660,6 +689,33 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<compiler.Function {self.__name__}>"
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's rich display: the optimized IR of every concrete function in one
+        dataflow graph as SVG; None when it has none yet or Graphviz is missing
+        (``_repr_html_`` then says so)."""
+        from .graph import GraphError, svg
+        functions = self.concrete_functions()
+        if not functions:
+            return None
+        try:
+            return svg([cf._compiled.modules["optimized"] for cf in functions])
+        except GraphError:
+            return None
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rich display: each concrete function's signature and graph (see
+        ``ConcreteFunction._repr_html_``), or a note that none is compiled yet."""
+        import html
+
+        from .graph import html_view
+        functions = self.concrete_functions()
+        if not functions:
+            return (f"<p><b>{html.escape(repr(self), quote=False)}</b></p><p>No concrete "
+                    f"functions yet: call it, or compile one with get_concrete_function(...), "
+                    f"to see its graph.</p>")
+        return html_view(repr(self), [(cf.pretty_signature(), cf._compiled.modules["optimized"],
+                                       cf.ir) for cf in functions])
 
 
 class _Miss:

@@ -14,10 +14,13 @@ SHA-256 of everything the native code depends on:
 - the versions of grafo, the artifact format, NumPy and llvmlite;
 - this CPU (architecture, model name and feature flags, ``runtime.cpu.host_identity``).
 
-A function whose source or globals cannot be described (no source file, an object with no
-stable description) is compiled as usual and not cached. Entries are written to a temporary
-file in the cache directory and renamed into place (``os.replace``), so concurrent processes
-never read a partial entry; an unreadable or damaged entry is compiled and written again.
+The key holds the source's text, not its place: an entry records where its source was
+(``aot/sources.py``), and a hit for source that moved (lines added above it, a notebook cell
+of a new Jupyter kernel) reports the lines where it is now. A function whose source or
+globals cannot be described (no source file, an object with no stable description) is
+compiled as usual and not cached. Entries are written to a temporary file in the cache
+directory and renamed into place (``os.replace``), so concurrent processes never read a
+partial entry; an unreadable or damaged entry is compiled and written again.
 """
 
 from __future__ import annotations
@@ -204,7 +207,7 @@ def load_or_compile(function, args: list):
     if data is not None:
         from .aot.loaded import ArtifactCompiled
         try:
-            compiled = ArtifactCompiled(data, function.python_function)
+            compiled = ArtifactCompiled(data, function.python_function, args)
         except (ArtifactError, ValueError):
             compiled = None
         if compiled is not None:

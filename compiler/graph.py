@@ -1,4 +1,5 @@
-"""Dataflow graphs of IR modules, drawn with Graphviz (``grafo graph``, ``_repr_svg_``).
+"""Dataflow graphs of IR modules, drawn with Graphviz (``grafo graph``,
+``ConcreteFunction.graph``, Jupyter's rich display).
 
 Operations are nodes labelled with their name and key attributes; values are edges from the
 op (or block argument) that defines them to each op that uses them, labelled with their type.
@@ -7,11 +8,13 @@ regions of ``func.func``, ``scf.for``, ``scf.if`` ... are clusters (``subgraph c
 holding their block arguments and nested ops.
 
 Needs the ``graphviz`` Python package (the ``grafo[graph]`` extra); writing ``.dot`` text
-needs nothing else, rendering ``.svg``/``.png`` also needs Graphviz's ``dot`` program.
+needs nothing else, rendering ``.svg``/``.png`` also needs Graphviz's ``dot`` program. When
+either is missing, ``GraphError`` says how to install it.
 """
 
 from __future__ import annotations
 
+import html
 import os
 
 from .ir.attributes import UnitAttr
@@ -32,7 +35,7 @@ def _graphviz():
         import graphviz
     except ImportError:
         raise GraphError("drawing graphs needs the 'graphviz' Python package: "
-                         "pip install 'grafo[graph]'") from None
+                         "pip install 'grafo[graph]' (or pip install graphviz)") from None
     return graphviz
 
 
@@ -78,6 +81,9 @@ class _Builder:
                 self.function(op)
             else:
                 self.op(op, self.graph)
+
+    def finish(self) -> None:
+        """Add the edges, after every node (an edge to an unknown node would create one)."""
         for tail, head, label in self.edges:
             self.graph.edge(tail, head, label=_text(label))
 
@@ -142,22 +148,26 @@ class _Builder:
             self.edges.append((source, node, str(value.type)))
 
 
-def dataflow_graph(module: Operation, name: str = "grafo"):
-    """The dataflow graph of ``module`` (a ``builtin.module`` or any op) as a
-    ``graphviz.Digraph``. Raises GraphError when the ``graphviz`` package is missing."""
+def dataflow_graph(module: Operation | list, name: str = "grafo"):
+    """The dataflow graph of ``module`` (a ``builtin.module`` or any op, or a list of them:
+    one graph holding each) as a ``graphviz.Digraph``. Raises GraphError when the
+    ``graphviz`` package is missing."""
     graphviz = _graphviz()
     graph = graphviz.Digraph(name=name)
     graph.attr(compound="true", fontname="Helvetica")
     graph.attr("node", fontname="Courier", fontsize="10")
     graph.attr("edge", fontname="Courier", fontsize="9")
-    _Builder(graph).module(module)
+    builder = _Builder(graph)
+    for m in module if isinstance(module, list) else [module]:
+        builder.module(m)
+    builder.finish()
     return graph
 
 
-def render(module: Operation, fmt: str) -> bytes:
-    """``module``'s graph in format ``fmt`` (one of ``FORMATS``): DOT text, or an image drawn
-    by Graphviz's ``dot`` program. Raises GraphError for an unknown format, a missing
-    ``graphviz`` package, or a missing or failing ``dot``."""
+def render(module: Operation | list, fmt: str) -> bytes:
+    """``module``'s graph (see ``dataflow_graph``) in format ``fmt`` (one of ``FORMATS``):
+    DOT text, or an image drawn by Graphviz's ``dot`` program. Raises GraphError for an
+    unknown format, a missing ``graphviz`` package, or a missing or failing ``dot``."""
     if fmt not in FORMATS:
         raise GraphError(f"unknown graph format '{fmt}'; formats: {', '.join(FORMATS)}")
     graph = dataflow_graph(module)
@@ -167,8 +177,10 @@ def render(module: Operation, fmt: str) -> bytes:
     try:
         return graph.pipe(format=fmt)
     except graphviz.ExecutableNotFound:
-        raise GraphError(f"rendering .{fmt} needs Graphviz's 'dot' program (apt-get install "
-                         f"graphviz), or write a .dot file instead") from None
+        raise GraphError(f"rendering .{fmt} needs Graphviz's 'dot' program (Debian, Ubuntu: "
+                         f"apt-get install graphviz; macOS: brew install graphviz; conda: "
+                         f"conda install graphviz); DOT text needs only the Python "
+                         f"package") from None
     except graphviz.CalledProcessError as e:
         raise GraphError(f"Graphviz's 'dot' failed: {e}") from None
 
@@ -183,12 +195,30 @@ def write_graph(module: Operation, path: str) -> None:
         f.write(data)
 
 
-def svg(module: Operation | None) -> str | None:
-    """``module``'s graph as SVG text, or None when ``module`` is None or Graphviz (the Python
-    package or ``dot``) is unavailable; for Jupyter's ``_repr_svg_``."""
-    if module is None:
-        return None
+def svg(module: Operation | list) -> str:
+    """``module``'s graph as SVG text. Raises GraphError as ``render`` does."""
+    return render(module, "svg").decode("utf-8")
+
+
+def html_view(title: str, parts: list) -> str:
+    """An HTML fragment for Jupyter's ``_repr_html_``: ``title``, then for each
+    ``(heading, module, ir_text)`` of ``parts`` the heading and the module's graph as inline
+    SVG; where Graphviz is missing, the GraphError's install instructions once and each
+    part's IR text instead of its graph."""
+    out = [f"<p><b>{html.escape(title, quote=False)}</b></p>"]
     try:
-        return render(module, "svg").decode("utf-8")
-    except GraphError:
-        return None
+        pictures = [_inline(svg(module)) for _, module, _ in parts]
+    except GraphError as e:
+        out.append(f"<p>No graph: {html.escape(str(e), quote=False)}.</p>")
+        pictures = [f"<pre>{html.escape(text, quote=False)}</pre>" for _, _, text in parts]
+    for (heading, _, _), picture in zip(parts, pictures, strict=True):
+        if heading:
+            out.append(f"<p><code>{html.escape(heading, quote=False)}</code></p>")
+        out.append(picture)
+    return "\n".join(out)
+
+
+def _inline(svg_text: str) -> str:
+    """``svg_text`` without the XML declaration and DOCTYPE that precede ``<svg``, which have
+    no place inside an HTML page."""
+    return svg_text[svg_text.find("<svg"):]

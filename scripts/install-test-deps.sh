@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
-# Installs what the tests use beyond pip's test extra: the graphviz Python package (grafo[graph])
-# and, where apt-get is available and we are root, the Debian packages mlir-19-tools (mlir-opt,
-# for tests/test_mlir_compat.py), graphviz (the dot program), gcc and binutils (artifacts and
-# the C ABI test). Missing tools only make the tests that need them skip, so every step here
-# is allowed to fail.
+# Installs what the tests use beyond pip's test extra: where apt-get is available and we are
+# root, the Debian packages mlir-19-tools (mlir-opt, for tests/test_mlir_compat.py), graphviz
+# (the dot program), gcc and binutils (artifacts and the C ABI test). Missing tools only make
+# the tests that need them skip, so every step here is allowed to fail.
 set -uo pipefail
-
-python3 -m pip install -q graphviz || echo "install-test-deps: pip install graphviz failed" >&2
 
 need=()
 command -v mlir-opt-19 >/dev/null 2>&1 || [ -x /usr/lib/llvm-19/bin/mlir-opt ] || need+=(mlir-19-tools)

@@ -1,6 +1,7 @@
 """The on-disk compilation cache: a second process loads instead of compiling, concurrent
 writers never corrupt an entry, damaged entries are compiled again, keys follow the source."""
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -8,6 +9,7 @@ import sys
 
 import aot_functions as F
 import numpy as np
+import pytest
 
 import compiler
 from compiler import cache
@@ -113,3 +115,42 @@ def test_key_covers_module_attributes(tmp_path, monkeypatch):
     assert scaled not in (None, base)
     monkeypatch.setattr(helper, "h", helper.h5)
     assert cache.key(main.f, ["x"], [], None) not in (None, base, scaled)
+
+
+MOVED = """import numpy as np
+
+def at(x, i):
+    return x[i]
+
+def pick(x, i):
+    return at(x, i) * 2.0
+"""
+
+
+def test_a_hit_for_moved_source_reports_where_it_is_now(tmp_path, monkeypatch):
+    # The key is the source text, not its position: a hit for a function moved down its
+    # file (or into a new notebook kernel's cell) must name the lines it has now.
+    monkeypatch.setenv("GRAFO_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "grafo_moved.py"
+    x = np.arange(3.0)
+
+    def load(text):
+        path.write_text(text)
+        spec = importlib.util.spec_from_file_location("grafo_moved", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        f = compiler.function(module.pick, cache=True)
+        assert f(x, np.int64(1)) == 2.0
+        with pytest.raises(IndexError) as e:
+            f(x, np.int64(7))
+        return f.concrete_functions()[0], str(e.value)
+
+    cf, error = load(MOVED)
+    assert f'File "{path}", line 4, column 12' in error
+    assert f'loc("{path}":4:12)' in cf.ir
+    cf, error = load("# one\n# two\n# three\n" + MOVED)
+    assert sorted(cf.timings) == ["load"]
+    assert f'File "{path}", line 7, column 12' in error and "return x[i]" in error
+    assert f'loc("{path}":7:12)' in cf.ir and f'loc("{path}":4:12)' not in cf.ir
+    assert [(s["function"], s["line"]) for s in cf._compiled.record["sources"]] == [
+        ("grafo_moved.pick", 9), ("grafo_moved.at", 6)]

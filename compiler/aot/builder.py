@@ -28,6 +28,7 @@ from ..backend.llvm.signature import spec
 from ..frontend import Constant
 from .header import header
 from .native import THREADS_SYMBOL, link_command, object_code, shared_library
+from .sources import source_spans
 from .targets import host
 
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -80,6 +81,7 @@ def entry_record(cf) -> dict:
         "result_structure": compiled.result_structure,
         "globals": keys,
         "errors": [_error_record(*e) for e in compiled.native.errors],
+        "sources": source_spans(cf.python_function, cf._args),
         "llvm_function": compiled.native.symbols[front.sym_name],
     }
 

@@ -11,6 +11,7 @@ from runtime.artifact import ir_member, llvm_member, read
 
 from .. import types as T
 from ..ir.core import Location
+from .sources import relocate, source_spans
 from .targets import Target, not_runnable
 
 
@@ -76,9 +77,11 @@ class ArtifactCompiled:
     ``python_function``, when given, is the Python function the entry was compiled from: the
     module globals it rebinds are assigned in its ``__globals__`` (and those of the functions
     it reaches), as eager calls do, even where its module is not importable by name (a
-    ``__main__`` run by multiprocessing's spawn)."""
+    ``__main__`` run by multiprocessing's spawn); and the entry's locations move to where
+    its source is now (``sources.relocate``; ``args``: the specialization's arguments, for
+    the functions passed as constants)."""
 
-    def __init__(self, data: bytes, python_function=None):
+    def __init__(self, data: bytes, python_function=None, args=()):
         t0 = time.perf_counter()
         artifact = read(data)
         if len(artifact.entries) != 1:
@@ -89,6 +92,8 @@ class ArtifactCompiled:
         self.name = record["function"]
         self.stages = {s: artifact.text(ir_member(record["name"], s))
                        for s in ("optimized", "loops")}
+        if inspect.isfunction(python_function):
+            relocate(record, self.stages, source_spans(python_function, args))
         self.result_types = [_ir_type(r) for r in record["results"]]
         self.result_tuple = record["result_tuple"]
         self.result_structure = record.get("result_structure")

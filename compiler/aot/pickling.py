@@ -59,4 +59,5 @@ def concrete_init_args(state: dict) -> tuple:
     Raises runtime.ArtifactError when the code cannot run on this machine."""
     from .loaded import ArtifactCompiled
     fn = state["python_function"].resolve()
-    return fn, state["params"], state["args"], ArtifactCompiled(state["artifact"], fn)
+    return fn, state["params"], state["args"], ArtifactCompiled(state["artifact"], fn,
+                                                                 state["args"])

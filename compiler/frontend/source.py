@@ -18,8 +18,11 @@ _CACHE: dict = {}
 class FunctionSource:
     """The parsed definition of ``fn``: ``node`` is its ``ast.FunctionDef`` (or ``ast.Lambda``).
 
-    Raises CompileError when the source cannot be read or parsed (functions typed at an
-    interactive prompt, ``exec``'d code, async functions, several lambdas on one line)."""
+    Raises CompileError when the source cannot be read or parsed (functions typed at the
+    plain ``python`` prompt, defined by ``python -c`` or by ``exec`` of a string that is not
+    in ``linecache``, async functions, several lambdas on one line); its hint says where to
+    define the function instead. IPython and Jupyter keep each cell's source in
+    ``linecache``, so functions defined in cells compile."""
 
     def __init__(self, fn):
         self.fn = fn
@@ -28,9 +31,7 @@ class FunctionSource:
         try:
             lines, start = inspect.getsourcelines(fn)
         except (OSError, TypeError) as e:
-            raise CompileError(f"cannot read the source code of '{name}' ({e})",
-                               Location(self.file, fn.__code__.co_firstlineno, 1),
-                               "define the function in a .py file") from None
+            raise _unreadable(fn, self.file, e) from None
         self.first_line = max(start, 1)
         first = lines[0]
         self.indent = len(first) - len(first.lstrip())
@@ -62,6 +63,31 @@ def source_of(fn) -> FunctionSource:
     if src is None:
         src = _CACHE[key] = FunctionSource(fn)
     return src
+
+
+def _unreadable(fn, file: str, error: Exception) -> CompileError:
+    """The CompileError for a function whose source ``inspect`` cannot read, saying why and
+    where to define the function instead."""
+    name = fn.__name__
+    loc = Location(file, fn.__code__.co_firstlineno, 1)
+    if file == "<stdin>":
+        return CompileError(
+            f"cannot read the source code of '{name}': it was typed at the interactive "
+            f"prompt, which keeps no source", loc,
+            f"define '{name}' in a .py file and import it, or work in IPython or Jupyter, "
+            f"which keep each cell's source")
+    if file.startswith("<") and file.endswith(">"):
+        return CompileError(
+            f"cannot read the source code of '{name}': it was compiled from a string "
+            f"(python -c, exec, a cell magic such as %%time) whose text Python does not keep",
+            loc,
+            f"define '{name}' in a .py file and import it, or in a Jupyter or IPython cell; "
+            f"to exec a string, first put its text in linecache under the file name given to "
+            f"compile(): linecache.cache[filename] = (len(text), None, "
+            f"text.splitlines(True), filename)")
+    return CompileError(f"cannot read the source code of '{name}' ({error})", loc,
+                        f"grafo compiles from source: keep '{file}' readable where "
+                        f"'{name}' is compiled")
 
 
 def _dedent(line: str, n: int) -> str:

@@ -1,0 +1,96 @@
+"""Where an artifact entry's source was, and moving its locations to where that source is now.
+
+Each entry records ``sources``: for its Python function, each Python function reachable
+from its globals and closure, and each function passed as a trace-time constant, the
+qualified name, file, first line, line count and SHA-256 of its source text. When an entry is
+loaded for a Python function (a disk cache hit, an unpickled object) whose source text is
+unchanged but lives elsewhere now, the entry's error locations and IR locations move there.
+The disk cache keys entries by source text, not position, so this is what keeps messages
+right for a function moved down its file, or defined in a notebook cell of a new Jupyter
+kernel, whose cells are files named after the kernel's process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import re
+
+from ..frontend import Constant
+from ..frontend.variables import reachable_functions
+from ..ir.attributes import escape_string, unescape_string
+
+_LOC = re.compile(r'loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)')
+
+
+def source_spans(fn, args=()) -> list[dict]:
+    """The ``sources`` record of ``fn`` specialized for ``args`` (IR types and
+    ``frontend.Constant`` s, whose functions are compiled in; see the module docstring);
+    functions whose source cannot be read are left out."""
+    functions = []
+    for root in (fn, *_leaves([a.value for a in args if isinstance(a, Constant)])):
+        root = getattr(root, "python_function", root)
+        if inspect.isfunction(root):
+            functions += [f for f in reachable_functions(root)
+                          if not any(f is g for g in functions)]
+    spans = []
+    for f in functions:
+        try:
+            lines, first = inspect.getsourcelines(f)
+        except (OSError, TypeError):
+            continue
+        spans.append({"function": f"{f.__module__}.{f.__qualname__}",
+                      "file": f.__code__.co_filename, "line": max(first, 1),
+                      "lines": len(lines),
+                      "sha256": hashlib.sha256("".join(lines).encode()).hexdigest()})
+    return spans
+
+
+def _leaves(values) -> list:
+    """The items of ``values`` and of the tuples among them, recursively."""
+    out = []
+    for v in values:
+        out += _leaves(v) if type(v) is tuple else [v]
+    return out
+
+
+def _moves(recorded: list, current: list) -> list[tuple]:
+    """(file, first line, last line, new file, line offset) for each recorded span whose
+    function, with the same source text, is somewhere else now."""
+    here = {(s["function"], s["sha256"]): s for s in current}
+    moves = []
+    for s in recorded:
+        now = here.get((s["function"], s["sha256"]))
+        if now is not None and (now["file"], now["line"]) != (s["file"], s["line"]):
+            moves.append((s["file"], s["line"], s["line"] + s["lines"] - 1, now["file"],
+                          now["line"] - s["line"]))
+    return moves
+
+
+def relocate(record: dict, stages: dict, current: list) -> None:
+    """Move the locations of the manifest ``record`` (its ``errors``) and of the IR texts in
+    ``stages`` ({stage: text}, updated in place) from the record's ``sources`` to
+    ``current`` (``source_spans`` of the function now), and record ``current``. A location
+    inside several moved spans (a closure's function inside its enclosing one) follows the
+    innermost."""
+    moves = _moves(record.get("sources") or [], current)
+    if not moves:
+        return
+
+    def where(file: str, line: int) -> tuple[str, int]:
+        inside = [m for m in moves if m[0] == file and m[1] <= line <= m[2]]
+        if not inside:
+            return file, line
+        new_file, offset = min(inside, key=lambda m: m[2] - m[1])[3:]
+        return new_file, line + offset
+
+    for e in record["errors"]:
+        e["file"], e["line"] = where(e["file"], e["line"])
+
+    def moved(m: re.Match) -> str:
+        file, line = where(unescape_string(m.group(1)), int(m.group(2)))
+        return f'loc("{escape_string(file)}":{line}:{m.group(3)})'
+
+    for stage, text in stages.items():
+        stages[stage] = _LOC.sub(moved, text)
+    record["sources"] = current
