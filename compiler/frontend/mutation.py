@@ -491,10 +491,18 @@ class MutationMixin:
             return
         a, b = T.to_dtype(src), T.to_dtype(el)
         if not np.can_cast(a, b, "same_kind"):
-            self.fail(f"Cannot cast ufunc '{type(op).__name__.lower()}' output from "
+            self.fail(f"Cannot cast ufunc '{_ufunc_name(op, new)}' output from "
                       f"dtype('{a}') to dtype('{b}') with casting rule 'same_kind'",
                       f"write x = x {_SYMBOL.get(type(op), '?')} v to get a new array, or "
                       f"cast the value with .astype", TypeError)
+
+
+def _ufunc_name(op, new) -> str:
+    """The ufunc NumPy's casting error names: the one that computed ``new`` (``x **= 2``
+    runs ``square``), else the operator's."""
+    src = new.owner_op() if isinstance(new, Value) else None
+    name = getattr(src, "numpy", "")
+    return getattr(np, name).__name__ if name else type(op).__name__.lower()
 
 
 MAY = "may"  # a link on some paths only (``iteration_links``)

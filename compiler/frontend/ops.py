@@ -212,6 +212,36 @@ def apply_ufunc(cx, ufunc, args, python_op=None):
     return cx.emit(op_cls, [cast(cx, a, t) for a, t in zip(args, ins, strict=True)])
 
 
+# ``fast_scalar_power``'s ufuncs, by the exponent's exact Python type and value
+_POWER = {(int, 2): np.square}
+_FLOAT_POWER = {**_POWER, (int, -1): np.reciprocal, (float, 0.5): np.sqrt}
+
+
+def power_operator(cx, base, exponent):
+    """``base ** exponent``, as ``ndarray.__pow__`` computes it for an array ``base`` (0-d too):
+    NumPy 2's ``fast_scalar_power`` (multiarray/number.c) sends an exponent that is exactly a
+    Python int 2 to ``np.square`` (a bool base gives int8, where ``np.power`` gives int64), and
+    for a float base a Python int -1 to ``np.reciprocal`` and a Python float 0.5 to
+    ``np.sqrt``; every other case, and every NumPy-scalar base, is ``np.power``.
+
+    Raises CompileError for a bool array raised to a Python int known only at run time: its
+    result dtype depends on the value."""
+    t = value_type(cx, base)
+    if isinstance(t, T.TensorType):
+        el = t.element
+        if isinstance(exponent, Constant) and type(exponent.value) in (int, float):
+            fast = _FLOAT_POWER if T.is_float(el) else _POWER
+            ufunc = fast.get((type(exponent.value), exponent.value))
+            if ufunc is not None:
+                return apply_ufunc(cx, ufunc, [base])
+        elif T.is_bool(el) and type_of(exponent) == T.py_int:
+            cx.fail("a bool array ** a Python int known only at run time: NumPy's result "
+                    "dtype depends on its value (int8 for 2, through np.square; int64 "
+                    "otherwise)", "write np.square(x) or np.power(x, n), or make the "
+                    "exponent a compile-time constant")
+    return apply_ufunc(cx, np.power, [base, exponent], operator.pow)
+
+
 def _python_scalar_op(cx, op_cls, python_op, args, types):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
