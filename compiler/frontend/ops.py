@@ -373,10 +373,11 @@ def raise_at_runtime(cx, error: Exception) -> None:
                {"kind": StringAttr(type(error).__name__), "message": StringAttr(str(error))})
 
 
-def check(cx, ok, kind: str, message: str) -> None:
-    """A run-time ``kind(message)`` unless the bool value ``ok`` holds."""
-    cx.emit_op(CheckOp, [materialize(cx, ok)], {"kind": StringAttr(kind),
-                                                "message": StringAttr(message)})
+def check(cx, ok, kind: str, message: str, params=()) -> None:
+    """A run-time ``kind(message.format(*params))`` unless the bool value ``ok`` holds
+    (``params``: int64 values)."""
+    cx.emit_op(CheckOp, [materialize(cx, ok), *params], {"kind": StringAttr(kind),
+                                                         "message": StringAttr(message)})
 
 
 def _check_single_element(cx, v: Value) -> None:

@@ -1,5 +1,5 @@
 """Functions whose IR shows how NumPy's operators convert their operands: ``**`` fast paths,
-comparisons with out-of-range Python ints."""
+comparisons with out-of-range Python ints, scalars stored into integer arrays."""
 
 
 def power_fast_paths(flags, x):
@@ -19,3 +19,8 @@ def compare_run_time_int(u, n):
 
 def compare_mixed_sign(u, s):
     return u < s
+
+
+def store_float(buf, v):
+    buf[1] = v
+    return buf
