@@ -5,6 +5,8 @@ import copy
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import compiler
 
@@ -328,3 +330,108 @@ def test_python_float_stored_into_integer_array_converts_like_int(fn, dtype, err
     if fn is store_negative_float:
         run_both(fn, np.arange(3, dtype=dtype), False)
         run_both(fn, np.arange(3, dtype=np.int16), True)
+
+
+def store_item(buf, v):
+    buf[1] = v
+    return buf
+
+
+def store_slice(buf, v):
+    buf[1:] = v
+    return buf
+
+
+def store_fancy(buf, v):
+    buf[np.array([0, 2])] = v
+    return buf
+
+
+def store_mask(buf, v):
+    buf[buf == 0] = v
+    return buf
+
+
+def store_python_float(buf, v):
+    buf[1] = float(v)
+    return buf
+
+
+def store_python_int(buf, v):
+    buf[1:] = int(v)
+    return buf
+
+
+STORES = {fn: compiler.function(fn) for fn in (store_item, store_slice, store_fancy,
+                                               store_mask, store_python_float,
+                                               store_python_int)}
+TARGETS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
+           np.bool_]
+FLOATS = st.sampled_from([np.nan, np.inf, -np.inf, 1e30, -1e30, 2.0 ** 63, -2.0 ** 63,
+                          2.0 ** 64, 2.0 ** 32, -2.0 ** 31 - 1, 127.9, -128.9, -129.0, 255.5,
+                          256.0, -0.5, -1.5, 4294967295.5]) | st.floats(-1e20, 1e20)
+INTEGERS = st.sampled_from([2 ** 63 - 1, -2 ** 63, 2 ** 64 - 1, 300, -129, 128, 65536, 2 ** 31,
+                            -2 ** 31 - 1, 2 ** 32, -1]) | st.integers(-2 ** 63, 2 ** 64 - 1)
+
+
+def _store_outcome(fn, buf, v):
+    try:
+        with np.errstate(all="ignore"):
+            return fn(buf.copy(), v)
+    except (ValueError, OverflowError) as e:
+        assert not isinstance(e, compiler.CompileError)
+        return type(e), str(e).split("\n")[0]
+
+
+def _check_store(fn, target, v):
+    buf = np.array([0, 5, 0], target)
+    want, got = _store_outcome(fn, buf, v), _store_outcome(STORES[fn], buf, v)
+    assert _same(want, got) if isinstance(want, np.ndarray) else want == got, (v, want, got)
+
+
+@pytest.mark.filterwarnings("ignore:.*consecutive calls")
+@settings(max_examples=60, deadline=None)
+@given(fn=st.sampled_from([store_item, store_slice, store_fancy, store_mask,
+                           store_python_float]),
+       target=st.sampled_from(TARGETS), source=st.sampled_from([np.float64, np.float32]),
+       x=FLOATS)
+def test_float_stored_into_integer_array_raises_where_numpy_does(fn, target, source, x):
+    """``buf[i] = v`` converts a Python float, and a NumPy float into a signed integer array,
+    as ``int(v)`` then checks the range: NaN raises ValueError, infinities and values out of
+    the dtype OverflowError (NumPy's messages). A NumPy float into an unsigned array, or
+    through an index array or mask, is cast."""
+    v = source(x)
+    if source is np.float32 and np.isinf(v) and not np.isinf(x):
+        v = source(np.inf)
+    cast = fn in (store_fancy, store_mask) or np.dtype(target).kind == "u"
+    # a cast's values for NaN and out-of-range floats are astype's, tested with astype
+    assume(fn is store_python_float or not cast or target is np.bool_
+           or 0 <= v < np.iinfo(target).max)
+    _check_store(fn, target, v)
+
+
+@pytest.mark.filterwarnings("ignore:.*consecutive calls")
+@settings(max_examples=60, deadline=None)
+@given(fn=st.sampled_from([store_item, store_slice, store_fancy, store_python_int]),
+       target=st.sampled_from(TARGETS),
+       source=st.sampled_from([np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64,
+                               np.uint64]), n=INTEGERS)
+def test_integer_stored_into_narrower_array_raises_where_numpy_does(fn, target, source, n):
+    """A Python int, and a NumPy integer into a signed array by basic indexing, out of the
+    dtype's range: NumPy's OverflowError ("Python integer 300 out of bounds for int8", or
+    "Python int too large to convert to C long" above 2**63 - 1); other stores wrap."""
+    info = np.iinfo(source)
+    assume(info.min <= n <= info.max)
+    assume(fn is not store_python_int or source is np.int64)
+    _check_store(fn, target, source(n))
+
+
+@pytest.mark.parametrize("target", [np.int8, np.uint8, np.int64, np.uint64])
+def test_arrays_stored_into_integer_arrays_are_cast(target):
+    """Arrays, 0-d ones too, are cast unsafely (``buf[:] = floats`` never raises)."""
+    floats = np.array([np.nan, np.inf, 1e30])
+    if np.dtype(target).kind == "i":
+        _check_store(store_item, target, np.array(np.nan))
+        _check_store(store_slice, target, floats[1:])
+    _check_store(store_slice, target, np.array([1.5, 200.7]))
+    _check_store(store_item, target, np.array(-1))

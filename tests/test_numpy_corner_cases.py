@@ -156,3 +156,79 @@ def test_power_with_scalar_exponent_takes_numpy_fast_paths(dtype, p):
         assert _same(got, want), (fn.__name__, args, got, want)
         number = ~np.isnan(want)   # a NaN's sign is not specified
         assert np.array_equal(np.signbit(got)[number], np.signbit(want)[number])
+
+
+DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+          np.uint64, np.float32, np.float64]
+
+
+def _kind(outcome):
+    """An outcome with a CompileError reduced to the NumPy exception class it also is (NumPy
+    raises when the call runs, grafo when it compiles)."""
+    if isinstance(outcome, tuple) and isinstance(outcome[0], type) \
+            and issubclass(outcome[0], compiler.CompileError):
+        return next(c for c in outcome[0].__mro__ if c.__module__ == "builtins"), \
+            outcome[1].split("error: ")[-1]
+    return outcome
+
+
+def powers(x):
+    return (x ** 2, x ** 3, x ** 0, x ** 1, x ** 0.5, x ** 2.0, x ** True, x ** np.int64(2),
+            x ** np.float64(0.5), np.power(x, 2))
+
+
+def powers_of(x, y, z):
+    return powers(x), powers(y), powers(z)
+
+
+def reciprocals(x, y, z):
+    return x ** -1, y ** -1, z ** -1
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=[np.dtype(d).name for d in DTYPES])
+@pytest.mark.parametrize("fn", [powers_of, reciprocals])
+def test_array_power_takes_the_operator_fast_paths(fn, dtype):
+    """``ndarray ** p`` (0-d arrays too) is ``np.square`` for a Python int 2 (a bool array
+    gives int8, where ``np.power`` gives int64) and, for floats, ``np.reciprocal`` for -1
+    and ``np.sqrt`` for 0.5; other exponents and NumPy-scalar bases are ``np.power``."""
+    x = SPECIAL.astype(dtype) if np.dtype(dtype).kind == "f" else np.array([0, 1, 3], dtype)
+    args = (x, np.array(3, dtype), dtype(3))
+    got, want = _kind(_outcome(compiler.function(fn), *args)), _outcome(fn, *args)
+    assert _same(got, want), (got, want)
+
+
+def power_in_place(a, p):
+    a **= p
+    return a
+
+
+@pytest.mark.parametrize("dtype, p", [(np.bool_, 2), (np.bool_, 3), (np.int8, 2),
+                                      (np.float32, -1), (np.int64, 0.5)])
+def test_in_place_power_casts_as_numpy(dtype, p):
+    """``a **= 2`` runs ``np.square`` in place: for a bool array its int8 result cannot be cast
+    back (``same_kind``), and the error names ``square``."""
+    a = np.array([1, 0, 3], dtype)
+    want = _outcome(power_in_place, a.copy(), p)
+    got = _outcome(compiler.function(power_in_place), a.copy(), p)
+    if isinstance(want, tuple):
+        assert issubclass(got[0], TypeError) and want[1] in got[1], (got, want)
+    else:
+        assert _same(got, want), (got, want)
+
+
+def power_in_loop(flags, n):
+    out = flags ** 3
+    for k in range(n):
+        out = flags ** k
+    return out
+
+
+def test_bool_array_to_a_run_time_python_int_is_a_compile_error():
+    """NumPy's dtype of ``flags ** k`` depends on the value of ``k`` (int8 for 2, through
+    ``np.square``, int64 otherwise), which compiled code cannot follow."""
+    flags = np.array([True, False])
+    assert power_in_loop(flags, 3).dtype == np.int8 and power_in_loop(flags, 4).dtype == np.int64
+    with pytest.raises(compiler.CompileError, match="result dtype depends on its value"):
+        compiler.function(power_in_loop)(flags, 3)
+    numbers = np.array([2, 3], np.int16)
+    assert _same(compiler.function(power_in_loop)(numbers, 3), power_in_loop(numbers, 3))

@@ -177,6 +177,72 @@ def sort_axis0(a):
     return np.sort(a, axis=0), np.argsort(a), np.sort(a, axis=None)
 
 
+# integer comparisons -----------------------------------------------------------------------
+
+INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
+
+
+def comparisons(x, c):
+    return x == c, x != c, x < c, x <= c, x > c, x >= c
+
+
+def reflected_comparisons(x, c):
+    return c < x, c >= x, c == x, np.equal(x, c), np.greater(c, x), np.less_equal(x, c)
+
+
+def compare_at_run_time(x, n):
+    return comparisons(x, int(n)), reflected_comparisons(x, int(n))
+
+
+EDGE_INTS = [np.int8, np.uint8, np.int64, np.uint64]
+
+
+@pytest.mark.parametrize("dtype", EDGE_INTS, ids=[np.dtype(d).name for d in EDGE_INTS])
+def test_comparisons_with_python_ints_outside_the_dtype_are_exact(dtype):
+    """NumPy 2 compares an integer array or scalar with a Python int by value: ``u8 == 256``
+    is all False and ``u8 < 1000`` all True (no OverflowError, which arithmetic raises), also
+    for ints beyond 64 bits."""
+    info = np.iinfo(dtype)
+    for c in (int(info.min) - 1, int(info.min), int(info.max), int(info.max) + 1, 2 ** 70,
+              -2 ** 70):
+        for x in (np.array([info.min, 0, 7, info.max], dtype), dtype(7), np.array(info.max)):
+            assert_same(compiler.function(comparisons)(x, c), comparisons(x, c))
+    x = np.array([info.min, 0, info.max], dtype)
+    for c in (int(info.max) + 1, int(info.min) - 1):
+        assert_same(compiler.function(reflected_comparisons)(x, c), reflected_comparisons(x, c))
+
+
+@pytest.mark.parametrize("dtype", INTS, ids=[np.dtype(d).name for d in INTS])
+@SETTINGS
+@given(data=st.data())
+def test_comparisons_with_run_time_python_ints_are_exact(dtype, data):
+    """A Python int known only at run time: the dtype's comparison where it fits, else the
+    answer of an out-of-range value (no wrapped copy)."""
+    info = np.iinfo(dtype)
+    edges = [int(info.min) - 1, int(info.min), int(info.max), int(info.max) + 1, 0, -1]
+    n = data.draw(st.one_of(st.sampled_from([e for e in edges if -2 ** 63 <= e < 2 ** 63]),
+                            st.integers(-2 ** 63, 2 ** 63 - 1)))
+    name = np.dtype(dtype).name
+    check(compare_at_run_time, f"{name}[?], i64", np.array([info.min, 0, 7, info.max], dtype),
+          np.int64(n))
+    check(compare_at_run_time, f"{name}, i64", dtype(7), np.int64(n))
+
+
+U64 = st.sampled_from([0, 1, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1]) | st.integers(0, 2 ** 64 - 1)
+I64 = st.sampled_from([-1, 0, 2 ** 63 - 1, -2 ** 63]) | st.integers(-2 ** 63, 2 ** 63 - 1)
+
+
+@SETTINGS
+@given(u=hnp.arrays(np.uint64, 6, elements=U64), s=hnp.arrays(np.int64, 6, elements=I64))
+def test_uint64_against_signed_compares_exactly(u, s):
+    """uint64 against int64 (arrays or scalars): NumPy's exact mixed loops, not float64 (which
+    rounds 2**63 - 1 and 2**63 to one value)."""
+    check(comparisons, "u64[?], i64[?]", u, s)
+    check(comparisons, "i64[?], u64[?]", s, u)
+    check(comparisons, "u64[?], i8", u, np.int8(-1))
+    check(comparisons, "u64, i64[?]", u[0], s)
+
+
 # indexing ----------------------------------------------------------------------------------
 
 def gathers(a, j):

@@ -17,7 +17,15 @@ from ..errors import PY_INT_OVERFLOW
 from ..ir.core import Value
 from . import arrays as A
 from .indexing import subscript
-from .ops import OPERATOR_UFUNCS, apply_ufunc, fold, logical_not, raise_at_runtime, truth
+from .ops import (
+    OPERATOR_UFUNCS,
+    apply_ufunc,
+    fold,
+    logical_not,
+    power_operator,
+    raise_at_runtime,
+    truth,
+)
 from .optional import optional_compare, unwrap
 from .registry import (
     ATTRIBUTES,
@@ -160,6 +168,8 @@ class ExpressionMixin:
             return self._tuple_binary(python_op, left, right)
         if python_op is operator.matmul:
             return A.matmul(self, left, right)
+        if python_op is operator.pow:
+            return power_operator(self, left, right)
         return apply_ufunc(self, OPERATOR_UFUNCS[python_op], [left, right], python_op)
 
     def _python_scalar_error(self, python_op, a, b):

@@ -34,8 +34,9 @@ from ..dialects import np as npd
 from ..ir.core import OpResult, Value
 from .holders import get, name_of, put, slots, sort_key, text
 from .indexing import assign_advanced, basic_index, check_sequence_rank, index_items, subscript
-from .ops import cast, dim, materialize, raise_at_runtime
+from .ops import cast, dim, materialize
 from .scope import Scope, is_special
+from .stores import check_store
 from .values import Constant, Undefined, describe
 
 IN, EXIT, LIVE = "%in:", "%exit:", "%live:"
@@ -133,28 +134,18 @@ class MutationMixin:
             self.scope[IN + name] = self.select(live, lambda: new, lambda old=old: old)
 
     def setitem(self, x: Value, index, value) -> Value:
-        """``x`` with ``x[index] = value`` applied (NumPy casts the value unsafely)."""
-        self._check_float_store(value, x.type.element)
+        """``x`` with ``x[index] = value`` applied: the value converted as NumPy converts it
+        (``check_store``), then cast unsafely."""
         items = index_items(self, x, index)
         arrays = [k for k, it in enumerate(items) if isinstance(it, Value)
                   and isinstance(it.type, T.TensorType)]
+        check_store(self, value, x.type.element, basic=not arrays)
         if arrays:
             return assign_advanced(self, x, items, arrays, value)
         spec, bounds, operands = basic_index(self, x, index)
         check_sequence_rank(self, value, x.type.rank - spec.count("i") + spec.count("n"))
         v = cast(self, value, x.type.element)
         return self.emit(npd.SetItemOp, [x, v, *operands], {"spec": spec, "bounds": bounds})
-
-    def _check_float_store(self, value, el: T.Type) -> None:
-        """A Python float stored into an integer array converts as ``int(value)`` does in
-        NumPy: NaN, infinities and results out of the dtype's range raise at run time."""
-        if not (isinstance(value, Constant) and type(value.value) is float
-                and T.is_integer(el) and not T.is_bool(el)):
-            return
-        try:
-            np.zeros(1, T.to_dtype(el))[0] = value.value
-        except (ValueError, OverflowError) as e:
-            raise_at_runtime(self, e)
 
     def mutate(self, old, new) -> None:
         """Every name bound to ``old`` now holds ``new``; an array ``old`` views is updated
@@ -491,10 +482,18 @@ class MutationMixin:
             return
         a, b = T.to_dtype(src), T.to_dtype(el)
         if not np.can_cast(a, b, "same_kind"):
-            self.fail(f"Cannot cast ufunc '{type(op).__name__.lower()}' output from "
+            self.fail(f"Cannot cast ufunc '{_ufunc_name(op, new)}' output from "
                       f"dtype('{a}') to dtype('{b}') with casting rule 'same_kind'",
                       f"write x = x {_SYMBOL.get(type(op), '?')} v to get a new array, or "
                       f"cast the value with .astype", TypeError)
+
+
+def _ufunc_name(op, new) -> str:
+    """The ufunc NumPy's casting error names: the one that computed ``new`` (``x **= 2``
+    runs ``square``), else the operator's."""
+    src = new.owner_op() if isinstance(new, Value) else None
+    name = getattr(src, "numpy", "")
+    return getattr(np, name).__name__ if name else type(op).__name__.lower()
 
 
 MAY = "may"  # a link on some paths only (``iteration_links``)

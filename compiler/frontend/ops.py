@@ -190,6 +190,10 @@ def apply_ufunc(cx, ufunc, args, python_op=None):
     types = [value_type(cx, a) for a in args]
     if python_op is not None and all(T.is_weak(t) for t in types):
         return _python_scalar_op(cx, op_cls, python_op, args, types)
+    if ufunc in _COMPARE_SWAPPED:
+        exact = _compare_by_value(cx, ufunc, args, types)
+        if exact is not None:
+            return exact
     all_weak = all(T.is_weak(t) for t in types)
     dts = tuple(T.to_dtype(t) if all_weak or not T.is_weak(t)
                 else _WEAK_TOKEN[T.element_type(t).kind] for t in types)
@@ -197,9 +201,10 @@ def apply_ufunc(cx, ufunc, args, python_op=None):
         loop = ufunc.resolve_dtypes(dts + (None,) * ufunc.nout)
     except TypeError as e:
         cx.fail(str(e), "cast the operands with .astype(...) to a supported dtype", TypeError)
-    if len(set(loop[:ufunc.nin])) > 1:  # NumPy's mixed uint64/int64 comparison loops
-        common = np.result_type(*loop[:ufunc.nin])
-        loop = (common,) * ufunc.nin + tuple(loop[ufunc.nin:])
+    if len(set(loop[:ufunc.nin])) > 1:  # NumPy's exact uint64/int64 comparison loops
+        x, y = (cast(cx, a, T.from_dtype(d)) for a, d in zip(args, loop[:2], strict=True))
+        return _mixed_compare(cx, ufunc, x, y) if loop[0].kind == "u" \
+            else _mixed_compare(cx, _COMPARE_SWAPPED[ufunc], y, x)
     try:
         ins = [T.from_dtype(d) for d in loop[:ufunc.nin]]
         out = T.from_dtype(loop[ufunc.nin])
@@ -210,6 +215,109 @@ def apply_ufunc(cx, ufunc, args, python_op=None):
     if ufunc in _INT_IDENTITY and not T.is_float(out):
         return cast(cx, args[0], out)
     return cx.emit(op_cls, [cast(cx, a, t) for a, t in zip(args, ins, strict=True)])
+
+
+# For ``x <op> y``: the ufunc of ``y <op> x``, and the result when ``y`` lies above (below)
+# every value of ``x``'s dtype.
+_COMPARE_SWAPPED = {np.equal: np.equal, np.not_equal: np.not_equal, np.less: np.greater,
+                    np.less_equal: np.greater_equal, np.greater: np.less,
+                    np.greater_equal: np.less_equal}
+_ABOVE = {np.equal: False, np.not_equal: True, np.less: True, np.less_equal: True,
+          np.greater: False, np.greater_equal: False}
+_BELOW = {np.equal: False, np.not_equal: True, np.less: False, np.less_equal: False,
+          np.greater: True, np.greater_equal: True}
+
+
+def _compare_by_value(cx, ufunc, args, types):
+    """A comparison of an integer array or NumPy scalar with a Python int, by value as NumPy
+    2 compares them (``umath/special_integer_comparisons.cpp``): an int outside the dtype's
+    range (``u8 == 256``, ``i64 < 2**63``, of any size) decides every element, where
+    arithmetic raises OverflowError; one in range compares in the dtype. None when
+    the operands are not such a pair."""
+    weak = [k for k, t in enumerate(types) if T.element_type(t) == T.py_int]
+    if len(weak) != 1:
+        return None
+    k = weak[0]
+    x, y = args[1 - k], args[k]
+    el = T.element_type(types[1 - k])
+    if not T.is_integer(el) or T.is_weak(el):
+        return None
+    if k == 0:
+        ufunc = _COMPARE_SWAPPED[ufunc]
+    if isinstance(y, Constant):
+        info = np.iinfo(T.to_dtype(el))
+        if info.min <= y.value <= info.max:
+            return None
+        return _filled(cx, x, (_ABOVE if y.value > info.max else _BELOW)[ufunc])
+    if el == T.i64:  # holds every Python int grafo has at run time
+        return None
+    return _mixed_compare(cx, ufunc, materialize(cx, x), y)
+
+
+def _mixed_compare(cx, ufunc, x: Value, y: Value):
+    """``ufunc(x, y)`` for integers ``y`` whose values may lie outside the dtype of ``x`` (a
+    run-time Python int, or int64 against uint64): the comparison in ``x``'s dtype where
+    ``y`` fits in it, else the result that ``y`` above or below every ``x`` gives."""
+    el = T.element_type(x.type)
+    xs = np.iinfo(T.to_dtype(el))
+    ys = np.iinfo(T.to_dtype(T.strong(T.element_type(y.type))))
+    tests = []
+    if ys.min < xs.min:
+        tests.append(apply_ufunc(cx, np.greater_equal, [y, Constant(xs.min)], operator.ge))
+    if ys.max > xs.max:
+        tests.append(apply_ufunc(cx, np.less_equal, [y, Constant(xs.max)], operator.le))
+    fits = tests[0] if len(tests) == 1 else apply_ufunc(cx, np.logical_and, tests)
+    above, below = _ABOVE[ufunc], _BELOW[ufunc]
+    if above == below or ys.min >= xs.min:
+        outside = Constant(above)
+    elif ys.max <= xs.max:
+        outside = Constant(below)
+    else:  # a value outside the dtype is never 0: its sign says above or below
+        outside = apply_ufunc(cx, np.greater if above else np.less, [y, Constant(0)])
+    within = apply_ufunc(cx, ufunc, [x, cast(cx, y, el)])
+    return cx.emit(npd.WhereOp, [cast(cx, fits, T.i1), within, cast(cx, outside, T.i1)])
+
+
+def _filled(cx, x, value: bool):
+    """The result of a comparison of ``x`` that every element answers with ``value``: an
+    array of ``x``'s shape, or a NumPy bool for a scalar or 0-d ``x`` (as ufuncs give)."""
+    shape = T.shape_of(value_type(cx, x))
+    if not shape:
+        return Constant(np.bool_(value))
+    x = materialize(cx, x)
+    dims = [d for d in (dim(cx, x, k) for k in range(len(shape))) if isinstance(d, Value)]
+    return cx.emit(npd.FullOp, [constant(cx, value, T.i1), *dims],
+                   types=[T.TensorType(shape, T.i1)])
+
+
+# ``fast_scalar_power``'s ufuncs, by the exponent's exact Python type and value
+_POWER = {(int, 2): np.square}
+_FLOAT_POWER = {**_POWER, (int, -1): np.reciprocal, (float, 0.5): np.sqrt}
+
+
+def power_operator(cx, base, exponent):
+    """``base ** exponent``, as ``ndarray.__pow__`` computes it for an array ``base`` (0-d too):
+    NumPy 2's ``fast_scalar_power`` (multiarray/number.c) sends an exponent that is exactly a
+    Python int 2 to ``np.square`` (a bool base gives int8, where ``np.power`` gives int64), and
+    for a float base a Python int -1 to ``np.reciprocal`` and a Python float 0.5 to
+    ``np.sqrt``; every other case, and every NumPy-scalar base, is ``np.power``.
+
+    Raises CompileError for a bool array raised to a Python int known only at run time: its
+    result dtype depends on the value."""
+    t = value_type(cx, base)
+    if isinstance(t, T.TensorType):
+        el = t.element
+        if isinstance(exponent, Constant) and type(exponent.value) in (int, float):
+            fast = _FLOAT_POWER if T.is_float(el) else _POWER
+            ufunc = fast.get((type(exponent.value), exponent.value))
+            if ufunc is not None:
+                return apply_ufunc(cx, ufunc, [base])
+        elif T.is_bool(el) and type_of(exponent) == T.py_int:
+            cx.fail("a bool array ** a Python int known only at run time: NumPy's result "
+                    "dtype depends on its value (int8 for 2, through np.square; int64 "
+                    "otherwise)", "write np.square(x) or np.power(x, n), or make the "
+                    "exponent a compile-time constant")
+    return apply_ufunc(cx, np.power, [base, exponent], operator.pow)
 
 
 def _python_scalar_op(cx, op_cls, python_op, args, types):
@@ -265,10 +373,11 @@ def raise_at_runtime(cx, error: Exception) -> None:
                {"kind": StringAttr(type(error).__name__), "message": StringAttr(str(error))})
 
 
-def check(cx, ok, kind: str, message: str) -> None:
-    """A run-time ``kind(message)`` unless the bool value ``ok`` holds."""
-    cx.emit_op(CheckOp, [materialize(cx, ok)], {"kind": StringAttr(kind),
-                                                "message": StringAttr(message)})
+def check(cx, ok, kind: str, message: str, params=()) -> None:
+    """A run-time ``kind(message.format(*params))`` unless the bool value ``ok`` holds
+    (``params``: int64 values)."""
+    cx.emit_op(CheckOp, [materialize(cx, ok), *params], {"kind": StringAttr(kind),
+                                                         "message": StringAttr(message)})
 
 
 def _check_single_element(cx, v: Value) -> None:
