@@ -19,7 +19,15 @@ import weakref
 import numpy as np
 
 from runtime import fastcall
-from runtime.abi import subclass_error, written_alias
+from runtime.abi import (
+    ArraySpec,
+    argument_error,
+    scalar_text,
+    subclass_error,
+    value_text,
+    written_alias,
+)
+from runtime.frames import raise_at
 from runtime.parallel import get_num_threads, set_num_threads  # noqa: F401 (re-exported)
 
 from . import types as T
@@ -139,12 +147,13 @@ def _dtype_hint(dtype: np.dtype, name: str) -> str:
     return f"cast the argument with {name}.astype(np.float32) or another supported dtype"
 
 
-def _arg_spec(value, name: str = "", default: bool = False):
+def _arg_spec(value, function: str, name: str, default: bool = False):
     """The specialization key part and the IR argument type/constant for one argument, the
-    parameter ``name`` (``default``: the value is the parameter's default). Raises
-    CompileError for an array or NumPy scalar of an unsupported dtype and TypeError for an
-    unsupported type, both naming the parameter."""
-    what = f"argument {name!r}" + (" (a default value)" if default else "")
+    parameter ``name`` of ``function`` (``default``: the value is the parameter's default).
+    Raises CompileError for an array or NumPy scalar of an unsupported dtype and TypeError
+    for an unsupported type, both naming the parameter as ``runtime.abi.argument_error``
+    does."""
+    what = f"{function}() argument {name!r}" + (" (a default value)" if default else "")
     if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
         raise TypeError(f"{what}: {subclass_error(value)}")
     if isinstance(value, (np.ndarray, np.generic)):
@@ -205,18 +214,29 @@ def _reject_variadic(fn, sig: inspect.Signature) -> None:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             stars = "*" if p.kind is p.VAR_POSITIONAL else "**"
             code = fn.__code__
+            loc = Location(code.co_filename, code.co_firstlineno, 1, code.co_name)
             raise CompileError(f"'{fn.__name__}' takes {stars}{p.name}: variadic parameters are "
-                               f"not supported", Location(code.co_filename, code.co_firstlineno, 1),
+                               f"not supported", loc,
                                "compile a function with a fixed list of parameters")
 
 
 def _compiled(fn, args, pipeline, backend=None):
-    """``compile_function``; a CompileError leaves here without the compiler's frames in its
-    traceback (its message points at the user's source)."""
+    """``compile_function``; a CompileError leaves here as ``_raise_at_source`` raises it."""
     try:
         return compile_function(fn, args, pipeline, backend)
     except CompileError as e:
-        raise e.with_traceback(None) from None
+        _raise_at_source(e, fn)
+
+
+def _raise_at_source(e: CompileError, fn):
+    """Raise ``e`` without the compiler's frames in its traceback and without its context:
+    the user's call, this API boundary, then a frame at the source line its message names
+    (``runtime.frames``; in ``fn`` where the location does not say whose line it is)."""
+    e.__cause__, e.__suppress_context__ = None, True
+    loc = e.loc
+    if loc is None:
+        raise e.with_traceback(None)
+    raise_at(e.with_traceback(None), loc.file, loc.line, loc.function or fn.__code__.co_name)
 
 
 def _caller_stacklevel() -> int:
@@ -255,9 +275,11 @@ class ConcreteFunction:
     ``ir_stages`` (IR text after each stage: "frontend", "optimized", "loops"), ``llvm_ir``,
     ``asm``, ``python_function``, ``arg_names``, ``target``, ``variables`` (the
     ``compiler.Variable`` s it reads and updates: hidden trailing arguments of its native
-    entry, passed from the Variables on every call). Raises TypeError for arguments
-    of another dtype or shape, and the Python exception a run-time check names (IndexError
-    ...); RuntimeError when compiled for another target (save it and load it there instead).
+    entry, passed from the Variables on every call). Raises TypeError naming the parameter
+    for arguments of another dtype or shape (``runtime.abi.argument_error``), and the Python
+    exception a run-time check names (IndexError ...) from a traceback frame at the user's
+    source line; RuntimeError when compiled for another target (save it and load it there
+    instead).
     Pickles as its artifact bytes (see ``save``), not its source.
     """
 
@@ -380,11 +402,11 @@ class ConcreteFunction:
 
     def __call__(self, *args):
         if len(args) == len(self._args) and len(args) != len(self._runtime_positions):
-            for a, spec in zip(args, self._args, strict=False):
+            for name, a, spec in zip(self._params, args, self._args, strict=False):
                 if isinstance(spec, Constant) and (type(a), _scalar_key(a)) != (
                         type(spec.value), _scalar_key(spec.value)):
-                    raise TypeError(f"{self.name}: this concrete function was traced with "
-                                    f"{spec.value!r}, received {a!r}")
+                    raise TypeError(f"{self.name}() argument {name!r}: this concrete function "
+                                    f"was traced with {spec.value!r}, received {a!r}")
             args = [args[i] for i in self._runtime_positions]
         return self._call(*args)
 
@@ -538,7 +560,7 @@ class Function:
                 key.append(("a", v.dtype, v.shape) if v.shape is not None else ("s", v.dtype))
                 types.append(v.to_type())
             else:
-                k, t = _arg_spec(v, name, v is self._sig.parameters[name].default)
+                k, t = _arg_spec(v, self.__name__, name, v is self._sig.parameters[name].default)
                 key.append(k)
                 types.append(t)
         key = tuple(key)
@@ -603,8 +625,8 @@ class Function:
                 return call(*args)
         try:
             return self._call_general(args, kwargs)
-        except CompileError as e:   # the user's call and the message, not grafo's frames
-            raise e.with_traceback(None) from None
+        except CompileError as e:   # the user's call and source line, not grafo's frames
+            _raise_at_source(e, self.python_function)
 
     def _call_general(self, args, kwargs):
         if _eager:
@@ -652,17 +674,17 @@ class Function:
         if len(values) != len(specs):
             raise TypeError(f"{self.__name__} takes {len(specs)} arguments per its "
                             f"input_signature, received {len(values)}")
-        for i, (v, s) in enumerate(zip(values, specs, strict=False)):
+        for name, v, s in zip(self._params, values, specs, strict=False):
             ok = (isinstance(v, np.ndarray) and s.shape is not None and v.dtype == s.dtype
                   and v.ndim == len(s.shape)
                   and all(d is None or d == e for d, e in zip(s.shape, v.shape, strict=False))) or (
                 s.shape is None and isinstance(v, (np.generic, *_PY_SCALARS))
                 and not isinstance(v, np.ndarray))
             if not ok:
-                got = (type_text(_arg_spec(v)[1]) if isinstance(v, (np.ndarray, np.generic))
-                       else repr(v))
-                raise TypeError(f"{self.__name__}: argument {self._params[i]!r} does not match "
-                                f"the input_signature.\n  expected: {s}\n  received: {got}")
+                expected = (scalar_text(s.dtype) if s.shape is None
+                            else str(ArraySpec(s.dtype, s.shape)))
+                raise argument_error(self.__name__, name, f"{expected} (its input_signature)",
+                                     value_text(v))
         return self._pinned_function()(*values)
 
     @property
@@ -720,8 +742,8 @@ class Function:
 
 class _Miss:
     """The ``self`` of a Function's dispatch entry: the entry calls it with the arguments it
-    does not take (another signature, keywords, copies), and reads the error table of the
-    specialization's ``NativeFunction`` through it (``_error``)."""
+    does not take (another signature, keywords, copies), and raises the errors of the
+    specialization's ``NativeFunction`` through it (``_raise``)."""
 
     __slots__ = ("_function", "_reference", "_method_def")
 
@@ -731,11 +753,11 @@ class _Miss:
     def __call__(self, *args, **kwargs):
         try:
             return self._function._call_general(args, kwargs)
-        except CompileError as e:   # the user's call and the message, not grafo's frames
-            raise e.with_traceback(None) from None
+        except CompileError as e:   # the user's call and source line, not grafo's frames
+            _raise_at_source(e, self._function.python_function)
 
-    def _error(self, code: int, params: list):
-        return self._reference._error(code, params)
+    def _raise(self, code: int, params: list):
+        self._reference._raise(code, params)
 
 
 def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=None,

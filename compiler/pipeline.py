@@ -97,7 +97,7 @@ def _nesting(fn):
             raise CompileError(
                 f"'{fn.__name__}' nests too deeply to compile ({depth} levels of its syntax "
                 f"tree, with the functions it calls inlined into it)",
-                Location(code.co_filename, code.co_firstlineno, 1),
+                Location(code.co_filename, code.co_firstlineno, 1, code.co_name),
                 "split deep if/elif chains or nested expressions into several "
                 "functions") from None
 

@@ -7,7 +7,8 @@ elements, so negative and non-contiguous strides pass without a copy), a scalar 
 (bool as ``int8_t``). Result arrays come back in buffers from ``aligned_alloc``; the returned
 NumPy arrays own them and ``free`` them when the last view dies. A non-zero return value k
 raises the exception of the k-th entry of the error table with its message formatted from
-``status->params``, followed by the user's source location.
+``status->params``, followed by the user's source location, from a traceback frame at that
+location (``runtime.frames``).
 
 This module needs only NumPy and ctypes (no compiler, llvmlite or lark), so saved artifacts run
 with it alone. ctypes releases the GIL during the native call.
@@ -23,6 +24,8 @@ import linecache
 from dataclasses import dataclass
 
 import numpy as np
+
+from .frames import raise_at
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c"))
 _free = _libc.free
@@ -93,24 +96,32 @@ class NativeFunction:
     """A compiled entry point called with NumPy arrays and scalars.
 
     ``inputs``/``results``: one ``ArraySpec`` or ``ScalarSpec`` each; ``errors``: for status
-    code k, ``errors[k - 1] = (exception name, str.format message, (file, line, col))``.
-    Calling checks every argument (TypeError naming the expected and received type, or
-    OverflowError for a scalar out of its dtype's range), runs the native code and returns
-    the result (a tuple when there are several results, None when none).
+    code k, ``errors[k - 1] = (exception name, str.format message, (file, line, col,
+    function))``, ``function`` the Python function whose line it is ("": ``name``);
+    ``arg_names``: the parameter names of ``inputs`` (default ``arg0``, ``arg1`` ...).
+    Calling checks every argument (TypeError naming the parameter, the expected and the
+    received type, see ``argument_error``; OverflowError for a scalar out of its dtype's
+    range), runs the native code and returns the result (a tuple when there are several
+    results, None when none). A failed run-time check raises its exception (IndexError ...)
+    from a traceback frame at the check's source line; MemoryError when a buffer cannot be
+    allocated.
     """
 
     def __init__(self, address: int, inputs: list, results: list, errors: list,
-                 name: str = "<compiled>", keepalive=None):
+                 name: str = "<compiled>", keepalive=None, arg_names=None):
         self.address = address
         self.name = name
         self.inputs = tuple(inputs)
+        self.arg_names = (tuple(arg_names) if arg_names is not None
+                          else tuple(f"arg{i}" for i in range(len(self.inputs))))
         self.results = tuple(results)
         self.errors = list(errors)
         self._keepalive = keepalive
         # No argtypes: every argument is already a ctypes object of the parameter's exact C
         # type (arrays decay to pointers), which saves ctypes' per-argument from_param calls.
         self._cfunc = ctypes.CFUNCTYPE(ctypes.c_int32)(address)
-        self._convert = [_input_converter(i, s, name) for i, s in enumerate(self.inputs)]
+        self._convert = [_input_converter(s, name, n)
+                         for s, n in zip(self.inputs, self.arg_names, strict=True)]
         self._makers = [_result_maker(s) for s in self.results]
         self._nin = len(self.inputs)
 
@@ -128,33 +139,62 @@ class NativeFunction:
         status = _STATUS()
         rc = self._cfunc(*cargs, *[s[0] for s in slots], status)
         if rc:
-            raise self._error(rc, status[1:])
+            self._raise(rc, status[1:])
         seen: dict = {}
         out = tuple(s[1](s[0], seen) for s in slots)
         if len(out) == 1:
             return out[0]
         return out if out else None
 
-    def _error(self, rc: int, params: list) -> Exception:
-        """The exception of status code ``rc`` with message parameters ``params``."""
+    def _raise(self, rc: int, params: list):
+        """Raise the exception of status code ``rc`` with message parameters ``params``, from
+        a frame at the failed check's source line when the code is a check's."""
         if rc == OUT_OF_MEMORY:
-            return MemoryError(f"{self.name}: cannot allocate a buffer of {params[0]} bytes")
+            raise MemoryError(f"{self.name}: cannot allocate a buffer of {params[0]} bytes")
         if rc == ARRAY_TOO_BIG:
-            return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
-                              "than the maximum possible size.")
+            raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
+                             "than the maximum possible size.")
         if not 0 < rc <= len(self.errors):
-            return RuntimeError(f"{self.name}: native code returned unknown status {rc}")
+            raise RuntimeError(f"{self.name}: native code returned unknown status {rc}")
         kind, message, loc = self.errors[rc - 1]
-        cls = getattr(builtins, kind, None)
-        if not (isinstance(cls, type) and issubclass(cls, Exception)):
-            cls = RuntimeError
-        return cls(message.format(*params) + _where(loc))
+        file, line, _, function = loc
+        raise_at(check_error(kind, message, params, loc), file, line, function or self.name)
+
+
+def check_error(kind: str, message: str, params, loc) -> Exception:
+    """The exception of a failed run-time check: builtin class ``kind`` (RuntimeError when
+    it names none), ``message`` formatted with ``params``, then ``loc``'s source (``_where``)."""
+    cls = getattr(builtins, kind, None)
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        cls = RuntimeError
+    return cls(message.format(*params) + _where(loc))
 
 
 def raise_status(function: NativeFunction, code: int, *params: int):
     """Raise the exception ``function`` raises for status ``code`` and ``params`` (for entry
     points generated outside this module: ``runtime.fastcall``)."""
-    raise function._error(code, list(params))
+    function._raise(code, list(params))
+
+
+def argument_error(function: str, name: str, expected: str, got: str) -> TypeError:
+    """The TypeError of an argument of type ``got`` (``value_text``) for parameter ``name``
+    of ``function``, expected of type ``expected`` (an ``ArraySpec``'s text, or
+    ``scalar_text``), as every compiled callable phrases it:
+    ``f() argument 'x': expected float32[?], got float64[3]``."""
+    return TypeError(f"{function}() argument {name!r}: expected {expected}, got {got}")
+
+
+def scalar_text(dtype: np.dtype) -> str:
+    """``an int64 scalar``, ``a float32 scalar``: a scalar parameter's type in errors."""
+    return f"{'an' if dtype.name[0] == 'i' else 'a'} {dtype} scalar"
+
+
+def value_text(value) -> str:
+    """An argument's type as errors show it: ``float64[3]`` for an array (dtype and shape),
+    else its type's name."""
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype}[{', '.join(map(str, value.shape))}]"
+    return type(value).__name__
 
 
 def subclass_error(a) -> TypeError:
@@ -167,10 +207,11 @@ def subclass_error(a) -> TypeError:
 
 
 def _where(loc) -> str:
-    """``File "k.py", line 4, column 9`` and the source line with a caret, if known."""
+    """``File "k.py", line 4, column 9`` and the source line with a caret, if known; ``loc``
+    is ``(file, line, col, ...)``."""
     if not loc or loc[1] <= 0:
         return ""
-    file, line, col = loc
+    file, line, col = loc[:3]
     text = f'\n  File "{file}", line {line}, column {col}'
     src = linecache.getline(file, line).rstrip()
     if src:
@@ -180,25 +221,24 @@ def _where(loc) -> str:
     return text
 
 
-def _input_converter(i: int, spec, fname: str):
-    """A closure: argument -> ctypes value (checked and converted once per call)."""
+def _input_converter(spec, fname: str, pname: str):
+    """A closure: argument -> ctypes value (checked and converted once per call); errors
+    name parameter ``pname`` of ``fname``."""
     if isinstance(spec, ScalarSpec):
-        return _scalar_converter(i, spec, fname)
+        return _scalar_converter(spec, fname, pname)
     dtype, shape, rank = spec.dtype, spec.shape, len(spec.shape)
     static = [(k, d) for k, d in enumerate(shape) if d is not None]
     itemsize = dtype.itemsize
     desc_t = descriptor_type(rank)
 
     def mismatch(a):
-        got = (f"{a.dtype}[{', '.join(map(str, a.shape))}]" if isinstance(a, np.ndarray)
-               else type(a).__name__)
-        return TypeError(f"{fname}() argument {i}: expected an array {spec}, got {got}")
+        return argument_error(fname, pname, str(spec), value_text(a))
 
     def convert(a):
         if not isinstance(a, np.ndarray) or a.dtype != dtype or a.ndim != rank:
             raise mismatch(a)
         if type(a) is not np.ndarray:
-            raise subclass_error(a)
+            raise TypeError(f"{fname}() argument {pname!r}: {subclass_error(a)}")
         dims = a.shape
         for k, d in static:
             if dims[k] != d:
@@ -219,7 +259,7 @@ def _input_converter(i: int, spec, fname: str):
     return convert
 
 
-def _scalar_converter(i: int, spec: ScalarSpec, fname: str):
+def _scalar_converter(spec: ScalarSpec, fname: str, pname: str):
     dtype = spec.dtype
     kind = dtype.kind
     accepted = {"b": (bool, np.bool_),
@@ -232,9 +272,11 @@ def _scalar_converter(i: int, spec: ScalarSpec, fname: str):
         if isinstance(v, np.ndarray) and v.ndim == 0:
             v = v[()]
         if not isinstance(v, accepted):
-            raise TypeError(f"{fname}() argument {i}: expected a {dtype} scalar, "
-                            f"got {type(v).__name__}")
-        return ctype(int(bool(v)) if kind == "b" else make(v))
+            raise argument_error(fname, pname, scalar_text(dtype), value_text(v))
+        try:
+            return ctype(int(bool(v)) if kind == "b" else make(v))
+        except OverflowError as e:   # NumPy's message names the value and dtype only
+            raise OverflowError(f"{fname}() argument {pname!r}: {e}") from None
 
     return convert
 

@@ -5,8 +5,9 @@ An artifact is a zip file with fixed member names:
 - ``manifest.json``: format name and version, grafo version, target (triple, CPU name, LLVM
   feature names), the native code's kind, every entry point (C symbol, parameter names, input
   and result dtypes/shapes, Python scalar kinds, ``result_tuple``, ``result_structure`` (see
-  ``results.py``), the error table) and the SHA-256 of the manifest and payload (see
-  ``payload_digest``);
+  ``results.py``), the error table: per status code the exception's kind and message, the
+  source file, line, column, Python function and source line) and the SHA-256 of the
+  manifest and payload (see ``payload_digest``);
 - ``lib/libgrafo.so`` (a shared library) or ``lib/grafo.o`` (a relocatable object, when no
   linker for the target was found at save time);
 - ``include/grafo.h``: the C declarations of the entry points;
@@ -256,8 +257,9 @@ def _check_manifest(m: dict) -> None:
         for s in e["inputs"] + e["results"]:
             spec_of(s)
         for x in e["errors"]:
-            fields = (x["kind"], x["message"], x["file"], x["line"], x["col"])
-            kinds = (str, str, str, int, int)
+            fields = (x["kind"], x["message"], x["file"], x["line"], x["col"],
+                      x.get("function", ""))
+            kinds = (str, str, str, int, int, str)
             if not all(isinstance(v, t) for v, t in zip(fields, kinds, strict=True)):
                 raise TypeError("entries.errors")
 
@@ -317,7 +319,8 @@ def _dlopen(data: bytes, source: str) -> ctypes.CDLL:
 
 def _remember_source(errors: list) -> None:
     """Make the recorded source lines of the error table available to ``linecache`` for files
-    that do not exist here, so that run-time errors show the line as on the build machine."""
+    that do not exist here, so that run-time errors and their traceback frames show the line
+    as on the build machine."""
     for e in errors:
         file, line, text = e["file"], int(e["line"]), e.get("source")
         if not text or line <= 0 or os.path.exists(file):
@@ -336,12 +339,12 @@ class LoadedFunction:
     parameter including the trace-time Python constants, which must equal the traced values.
     Attributes: ``name``, ``signature``, ``arg_names``, ``record`` (the manifest entry),
     ``native`` (the ``runtime.abi.NativeFunction``). Raises what the ConcreteFunction raises:
-    TypeError for mismatched arguments, the Python exception of a failed run-time check
-    (IndexError ...) with the source location, MemoryError, and ValueError for a written
-    array argument that shares memory with another one (``f(a, a[::-1])``; the
-    ConcreteFunction runs such a call as Python instead). Module globals the function
-    rebinds are assigned in ``namespaces`` ({module name: globals dict}) when it names their
-    module, else in the imported module.
+    TypeError naming the parameter for mismatched arguments, the Python exception of a failed
+    run-time check (IndexError ...) with the source location in its message and as the last
+    frame of its traceback, MemoryError, and ValueError for a written array argument that
+    shares memory with another one (``f(a, a[::-1])``; the ConcreteFunction runs such a call
+    as Python instead). Module globals the function rebinds are assigned in ``namespaces``
+    ({module name: globals dict}) when it names their module, else in the imported module.
     """
 
     def __init__(self, record: dict, lib: ctypes.CDLL, namespaces: Mapping | None = None):
@@ -357,12 +360,13 @@ class LoadedFunction:
         structure = record.get("result_structure")
         self._pack = None if structure is None else packer(structure)
         address = ctypes.cast(getattr(lib, record["symbol"]), ctypes.c_void_p).value
-        errors = [(e["kind"], e["message"], (e["file"], int(e["line"]), int(e["col"])))
+        errors = [(e["kind"], e["message"], (e["file"], int(e["line"]), int(e["col"]),
+                                             e.get("function", "")))
                   for e in record["errors"]]
         _remember_source(record["errors"])
         self.native = NativeFunction(address, [spec_of(s) for s in record["inputs"]],
                                      [spec_of(s) for s in record["results"]], errors,
-                                     name=self.name, keepalive=lib)
+                                     name=self.name, keepalive=lib, arg_names=names)
         self._run = self.native if not keys else _bind_globals(
             self.native, keys, len(record["results"]) - len(keys), namespaces or {})
         arrays = [k for k, i in enumerate(record["inputs"][:len(self.arg_names)])
@@ -386,8 +390,9 @@ class LoadedFunction:
                 if name not in self._constants:
                     runtime_args.append(a)
                 elif not same_constant(constant_record(a), self._constants[name]):
-                    raise TypeError(f"{self.name}: this concrete function was traced with "
-                                    f"{self._constants[name]!r}, received {a!r}")
+                    raise TypeError(f"{self.name}() argument {name!r}: this concrete function "
+                                    f"was traced with {self._constants[name]!r}, received "
+                                    f"{a!r}")
             args = runtime_args
         if self._aliasing:
             self._check_aliasing(args)

@@ -169,7 +169,7 @@ def make_function(address: int, reference, name: str):
 def rebind(function, fallback):
     """A builtin running the generated entry of ``function`` (a ``make_function`` result)
     with ``fallback`` as ``self``: the object the entry calls for arguments it does not take
-    and passes to ``runtime.abi.raise_status`` (so it needs the reference's ``_error``).
+    and passes to ``runtime.abi.raise_status`` (so it needs the reference's ``_raise``).
     ``fallback`` keeps the method definition alive. Raises AttributeError when ``function``
     is not a generated entry."""
     d = function.__self__._method_def

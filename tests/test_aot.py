@@ -78,7 +78,8 @@ def test_load_raises_the_same_errors(dot_cf, artifact):
     assert str(got.value) == str(want.value)
     line = inspect.getsourcelines(F.dot_at)[1] + 1
     assert f"aot_functions.py\", line {line}" in str(got.value) and "x[3]" in str(got.value)
-    with pytest.raises(TypeError, match="expected an array"):
+    with pytest.raises(TypeError, match=r"dot_at\(\) argument 'x': expected float32\[\?\], "
+                                        r"got float64\[2\]"):
         f(x.astype(np.float64), x)
 
 

@@ -72,7 +72,8 @@ def test_static_shape_and_argument_checks():
     f = compiled(elementwise("adds", T.f32, T.f32, arith.AddfOp, shape=(2, 3), rank=2), "adds")
     a = np.ones((2, 3), np.float32)
     np.testing.assert_array_equal(f(a, a), 2 * a)
-    with pytest.raises(TypeError, match=r"expected an array float32\[2, 3\], got float32\[3, 2\]"):
+    with pytest.raises(TypeError, match=r"adds\(\) argument 'arg1': expected float32\[2, 3\], "
+                                        r"got float32\[3, 2\]"):
         f(a, np.ones((3, 2), np.float32))
     with pytest.raises(TypeError, match=r"got float64\[2, 3\]"):
         f(a, a.astype(np.float64))
@@ -187,7 +188,7 @@ def test_scalar_params_are_converted():
     np.testing.assert_array_equal(g(np.array(1.5, np.float64), x, True, 0), -(1.5 * x))
     with pytest.raises(OverflowError):
         g(1.0, x, False, 300)
-    with pytest.raises(TypeError, match="expected a int8 scalar, got float"):
+    with pytest.raises(TypeError, match="expected an int8 scalar, got float"):
         g(1.0, x, False, 1.5)
     with pytest.raises(TypeError, match="expected a bool scalar, got int"):
         g(1.0, x, 1, 1)

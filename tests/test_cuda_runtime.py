@@ -2,6 +2,8 @@
 simulated driver (``runtime/cuda/simulator.py``), which runs with smaller sizes: its kernels
 are interpreted."""
 
+import traceback
+
 import numpy as np
 import pytest
 from test_ptx import (
@@ -96,8 +98,12 @@ def test_tiled_matmul(sig, shapes, dtype):
 
 def test_kernel_error_names_the_source_line():
     cf = compiler.compile(checked, "f32[?], i64", target="cuda")
-    with pytest.raises(IndexError, match="test_ptx.py"):
+    with pytest.raises(IndexError, match="test_ptx.py") as info:
         cf(np.ones(4, np.float32), 10)
+    frame = traceback.extract_tb(info.value.__traceback__)[-1]   # as on the CPU
+    code = checked.__code__
+    assert (frame.filename, frame.lineno, frame.name) == (code.co_filename,
+                                                          code.co_firstlineno + 1, "checked")
 
 
 @pytest.mark.parametrize("cols", [1, 31, 1024, 1025, 70_000])

@@ -135,7 +135,7 @@ def test_numpy_arguments_copy_back_only_when_written(sim):
 def test_arguments_are_checked_like_the_cpu_path():
     cf = compiler.compile(ew, "f32[?], f32[?]", target="cuda")
     a = np.linspace(0.0, 1.0, 10)
-    with pytest.raises(TypeError, match=r"argument 0: expected an array float32\[\?\], got "
+    with pytest.raises(TypeError, match=r"ew\(\) argument 'a': expected float32\[\?\], got "
                                         r"float64\[10\]"):
         cf(a, a)
     d = rc.to_device(rc.get(0), np.ones((2, 5), np.float32))

@@ -2,6 +2,7 @@
 past 64 bits, arguments sharing memory with a written one, NumPy errors found at compile
 time, ndarray subclasses, variadic parameters and the tracebacks of compile errors."""
 
+import inspect
 import os
 import pickle
 import subprocess
@@ -17,6 +18,7 @@ import compiler
 from compiler import CompileError
 
 TOO_BIG = "array is too big"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 # array sizes ---------------------------------------------------------------------------------
@@ -301,5 +303,10 @@ def test_compile_error_traceback_hides_compiler_frames():
         compiler.function(unsupported)(np.ones(2))
     frames = traceback.extract_tb(info.value.__traceback__)
     assert not any("/frontend/" in f.filename or "pipeline" in f.filename for f in frames)
-    assert len(frames) <= 2   # this test's call and the API boundary that raised it
+    # this test's call, the API boundary, its raise from a frame at the line the error names
+    inner = {os.path.relpath(f.filename, ROOT) for f in frames[1:-1]}
+    assert inner <= {os.path.join("compiler", "api.py"), os.path.join("runtime", "frames.py")}
+    last = frames[-1]
+    line = inspect.getsourcelines(unsupported)[1] + 1
+    assert (last.filename, last.lineno, last.name) == (__file__, line, "unsupported")
     assert info.value.__suppress_context__ or info.value.__context__ is None

@@ -45,10 +45,12 @@ def _spec_record(s, name: str | None = None) -> dict:
     return rec
 
 
-def _error_record(kind: str, message: str, loc) -> dict:
+def _error_record(kind: str, message: str, loc, function: str) -> dict:
+    """The manifest record of one error-table entry; ``function``: the entry's Python function,
+    named where the location does not say whose it is."""
     source = linecache.getline(loc.file, loc.line).rstrip() if loc.line > 0 else ""
     return {"kind": kind, "message": message, "file": loc.file, "line": loc.line,
-            "col": loc.col, "source": source}
+            "col": loc.col, "function": loc.function or function, "source": source}
 
 
 def entry_record(cf) -> dict:
@@ -80,7 +82,7 @@ def entry_record(cf) -> dict:
         "result_tuple": compiled.result_tuple,
         "result_structure": compiled.result_structure,
         "globals": keys,
-        "errors": [_error_record(*e) for e in compiled.native.errors],
+        "errors": [_error_record(*e, cf.name) for e in compiled.native.errors],
         "sources": source_spans(cf.python_function, cf._args),
         "llvm_function": compiled.native.symbols[front.sym_name],
     }

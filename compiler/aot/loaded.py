@@ -29,7 +29,8 @@ class ArtifactNative:
     def __init__(self, artifact, record: dict, function):
         self.target = Target.from_manifest(artifact.manifest["target"])
         self.llvm_ir = artifact.text(llvm_member(record["name"]))
-        self.errors = [(e["kind"], e["message"], Location(e["file"], e["line"], e["col"]))
+        self.errors = [(e["kind"], e["message"],
+                        Location(e["file"], e["line"], e["col"], e.get("function", "")))
                        for e in record["errors"]]
         self.symbols = {record["function"]: record["symbol"]}
         self._function = function

@@ -40,9 +40,13 @@ class FunctionSource:
             tree = ast.parse(text)
         except SyntaxError as e:
             raise CompileError(f"cannot parse the source code of '{name}' ({e.msg})",
-                               Location(self.file, self.first_line, 1),
-                               "define the function with a 'def' statement") from None
-        self.node = _find_definition(tree, fn, Location(self.file, self.first_line, 1))
+                               self.def_loc, "define the function with a 'def' statement") from None
+        self.node = _find_definition(tree, fn, self.def_loc)
+
+    @property
+    def def_loc(self) -> Location:
+        """The location of the definition's first line (its first decorator's)."""
+        return Location(self.file, self.first_line, 1, self.fn.__code__.co_name)
 
     @functools.cached_property
     def depth(self) -> int:
@@ -53,7 +57,8 @@ class FunctionSource:
         """The location of an AST node in the user's file (1-based line and column)."""
         line = getattr(node, "lineno", 1)
         col = getattr(node, "col_offset", 0)
-        return Location(self.file, self.first_line + line - 1, col + 1 + self.indent)
+        return Location(self.file, self.first_line + line - 1, col + 1 + self.indent,
+                        self.fn.__code__.co_name)
 
 
 def source_of(fn) -> FunctionSource:
@@ -69,7 +74,7 @@ def _unreadable(fn, file: str, error: Exception) -> CompileError:
     """The CompileError for a function whose source ``inspect`` cannot read, saying why and
     where to define the function instead."""
     name = fn.__name__
-    loc = Location(file, fn.__code__.co_firstlineno, 1)
+    loc = Location(file, fn.__code__.co_firstlineno, 1, fn.__code__.co_name)
     if file == "<stdin>":
         return CompileError(
             f"cannot read the source code of '{name}': it was typed at the interactive "

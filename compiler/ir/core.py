@@ -11,7 +11,7 @@ traits (``Pure``, ``Commutative`` ...) are what passes inspect.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from .. import types as T
@@ -20,11 +20,16 @@ from .attributes import Attribute, to_attr
 
 @dataclass(frozen=True)
 class Location:
-    """A source position: file name, 1-based line, 1-based column (``loc("f.py":4:9)``)."""
+    """A source position: file name, 1-based line, 1-based column (``loc("f.py":4:9)``).
+
+    ``function`` names the Python function whose source it is (a helper's when inlined), for
+    the traceback frames of run-time errors. MLIR's file-line-column location has no such
+    field, so it is neither printed nor compared; parsed IR has "" there."""
 
     file: str = "-"
     line: int = 0
     col: int = 0
+    function: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         from .attributes import escape_string

@@ -7,30 +7,37 @@ scalars. Raises RuntimeError("no CUDA device: ...") without a GPU.
 
 A failed run-time check (in a kernel, through the status block, or on the host) raises the
 exception of the CPU path (``status_error``): the check's kind and message, then the file,
-line and column of the user's code with the source line and a caret.
+line and column of the user's code with the source line and a caret; like the CPU path, from
+a traceback frame at that line (``raise_status_error``).
 """
 
 from __future__ import annotations
 
-import builtins
-
 import numpy as np
 
-from ..abi import _where
+from ..abi import argument_error, check_error
+from ..frames import raise_at
 from . import driver
 from .memory import to_device
 
 
 def status_error(errors: list, code: int, params: list) -> Exception:
     """The exception of status ``code`` (1-based) with message ``params``; ``errors[code - 1]
-    = (exception name, str.format message, (file, line, col))``, the CPU path's table."""
+    = (exception name, str.format message, (file, line, col, function))``, the CPU path's
+    table."""
     if not 0 < code <= len(errors):
         return RuntimeError(f"a GPU kernel returned unknown status {code}")
     kind, message, loc = errors[code - 1]
-    cls = getattr(builtins, kind, None)
-    if not (isinstance(cls, type) and issubclass(cls, Exception)):
-        cls = RuntimeError
-    return cls(message.format(*params) + _where(loc))
+    return check_error(kind, message, params, loc)
+
+
+def raise_status_error(errors: list, code: int, params: list, function: str):
+    """Raise ``status_error`` from a frame at the check's source line (``runtime.frames``);
+    ``function`` names the frame where the table does not."""
+    if not 0 < code <= len(errors):
+        raise status_error(errors, code, params)
+    file, line, _, name = errors[code - 1][2]
+    raise_at(status_error(errors, code, params), file, line, name or function)
 
 
 class GPUFunction:
@@ -95,8 +102,9 @@ class GPUFunction:
             spec = ", ".join("?" if d is None else str(d) for d in shape)
             got = type(a).__name__ if got_shape is None else \
                 f"{got_dtype}[{', '.join(map(str, got_shape))}]"
-            raise TypeError(f"{self.program.func.sym_name}() argument {i}: expected an array "
-                            f"{dtype}[{spec}], got {got}")
+            func = self.program.func
+            raise argument_error(func.sym_name, func.body.args[i].name_hint or f"arg{i}",
+                                 f"{dtype}[{spec}]", got)
 
 
 def _scalar(a, dt: np.dtype):

@@ -23,7 +23,7 @@ from .parallel import THREADS_GLOBAL
 from .pool import POOL_GLOBAL
 from .printing import PRINT_GLOBAL, print_table
 from .pyentry import emit_py_entry
-from .signature import native_function
+from .signature import native_function, parameter_names
 from .target import host_target_machine, new_host_target_machine, optimize
 
 
@@ -49,6 +49,7 @@ class CompiledModule:
         self._optimized = ref.clone()   # printed on demand: big constants print slowly
         self.errors = error_table(module)
         self._types = {f.sym_name: f.function_type for f in module.functions()}
+        self._arg_names = {f.sym_name: parameter_names(f) for f in module.functions()}
         self._engine = llvm.create_mcjit_compiler(ref, new_host_target_machine())
         self._engine.finalize_object()
         if POOL_GLOBAL in names:
@@ -98,7 +99,8 @@ class CompiledModule:
         same arguments, return the same results and raise the same errors.
         """
         reference = native_function(self.address(name), self._types[name], input_types,
-                                    result_types, self.errors, name=name, keepalive=self)
+                                    result_types, self.errors, name=name, keepalive=self,
+                                    arg_names=self._arg_names[name])
         if not fast or fastcall.LAYOUT is None:
             return reference
         module = emit_py_entry(self.symbols[name], reference.address, self._types[name],

@@ -22,12 +22,22 @@ def spec(loop_type: T.Type, source_type: T.Type | None = None):
     return ScalarSpec(dtype, el.kind if isinstance(el, T.WeakType) else None)
 
 
+def parameter_names(func) -> list:
+    """The parameter names of ``func.func`` ``func`` (its block arguments' name hints, the
+    Python parameters in compiled code), ``arg<k>`` where it has none."""
+    return [a.name_hint or f"arg{k}" for k, a in enumerate(func.body.args)]
+
+
 def native_function(address: int, ftype: T.FunctionType, input_types, result_types,
-                    errors, name: str, keepalive=None) -> NativeFunction:
-    """A ``NativeFunction`` for the C entry at ``address`` of a function of type ``ftype``."""
+                    errors, name: str, keepalive=None, arg_names=None) -> NativeFunction:
+    """A ``NativeFunction`` for the C entry at ``address`` of a function of type ``ftype``;
+    ``errors`` is the error table (``errors.error_table``), ``arg_names`` the parameter
+    names errors show."""
     input_types = input_types or [None] * len(ftype.inputs)
     result_types = result_types or [None] * len(ftype.results)
     ins = [spec(t, s) for t, s in zip(ftype.inputs, input_types, strict=True)]
     outs = [spec(t, s) for t, s in zip(ftype.results, result_types, strict=True)]
-    table = [(kind, message, (loc.file, loc.line, loc.col)) for kind, message, loc in errors]
-    return NativeFunction(address, ins, outs, table, name=name, keepalive=keepalive)
+    table = [(kind, message, (loc.file, loc.line, loc.col, loc.function))
+             for kind, message, loc in errors]
+    return NativeFunction(address, ins, outs, table, name=name, keepalive=keepalive,
+                          arg_names=arg_names)

@@ -50,7 +50,7 @@ class PTXModule:
     def __init__(self, module, sm: str, device: int = 0):
         self.arch = sm
         self.target = CudaTarget(sm, device)
-        self.errors = [(kind, message, (loc.file, loc.line, loc.col))
+        self.errors = [(kind, message, (loc.file, loc.line, loc.col, loc.function))
                        for kind, message, loc in error_table(module)]
         mod = K.PTXModuleEmitter(module, sm)
         self.partitions = {}

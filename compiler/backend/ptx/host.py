@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.cuda.launcher import status_error
+from runtime.cuda.launcher import raise_status_error
 from runtime.cuda.memory import to_device
 
 from ... import types as T
@@ -88,7 +88,8 @@ class HostProgram:
             return [self._constants[op]]
         if name == "grafo.check":
             if not xs[0]:
-                raise status_error(self.errors, self.check_ids[op], [int(x) for x in xs[1:]])
+                raise_status_error(self.errors, self.check_ids[op], [int(x) for x in xs[1:]],
+                                   self.func.sym_name)
             return []
         if name == "memref.dim":
             return [xs[0].shape[xs[1]]]
@@ -190,7 +191,8 @@ class HostProgram:
         block = self.status.read().view(np.uint8)
         code = int(block[:4].view(np.int32)[0])
         if code:
-            raise status_error(self.errors, code, [int(p) for p in block[8:40].view(np.int64)])
+            raise_status_error(self.errors, code, [int(p) for p in block[8:40].view(np.int64)],
+                               self.func.sym_name)
 
 
 def written_arguments(func) -> set:
