@@ -6,8 +6,8 @@ An artifact is a zip file with fixed member names:
   feature names), the native code's kind, every entry point (C symbol, parameter names, input
   and result dtypes/shapes, Python scalar kinds, ``result_tuple``, ``result_structure`` (see
   ``results.py``), the error table: per status code the exception's kind and message, the
-  source file, line, column, Python function and source line) and the SHA-256 of the
-  manifest and payload (see ``payload_digest``);
+  source file (relative to the project root, or a base name), line, column, Python function
+  and source line) and the SHA-256 of the manifest and payload (see ``payload_digest``);
 - ``lib/libgrafo.so`` (a shared library) or ``lib/grafo.o`` (a relocatable object, when no
   linker for the target was found at save time);
 - ``include/grafo.h``: the C declarations of the entry points;

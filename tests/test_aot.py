@@ -75,9 +75,11 @@ def test_load_raises_the_same_errors(dot_cf, artifact):
         dot_cf(x, x)
     with pytest.raises(IndexError) as got:
         f(x, x)
-    assert str(got.value) == str(want.value)
+    # the artifact names the file relative to the project root, the JIT by its path here
+    assert str(got.value) == str(want.value).replace(F.__file__, "tests/aot_functions.py")
     line = inspect.getsourcelines(F.dot_at)[1] + 1
-    assert f"aot_functions.py\", line {line}" in str(got.value) and "x[3]" in str(got.value)
+    assert f"File \"tests/aot_functions.py\", line {line}" in str(got.value)
+    assert "x[3]" in str(got.value)
     with pytest.raises(TypeError, match=r"dot_at\(\) argument 'x': expected float32\[\?\], "
                                         r"got float64\[2\]"):
         f(x.astype(np.float64), x)

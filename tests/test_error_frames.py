@@ -92,8 +92,9 @@ CASES = [   # function, signature, arguments, exception, its message, the line, 
 
 @pytest.mark.parametrize("name, signature, args, kind, message, text, function", CASES,
                          ids=[c[0] for c in CASES])
-def test_run_time_errors_end_at_the_users_line(kernels, tmp_path, name, signature, args, kind,
-                                               message, text, function):
+def test_run_time_errors_end_at_the_users_line(kernels, tmp_path, monkeypatch, name,
+                                               signature, args, kind, message, text, function):
+    monkeypatch.chdir(os.path.dirname(kernels.__file__))   # where the artifact's name resolves
     paths = callables(getattr(kernels, name), signature, tmp_path)
     if name == "scaled_len":   # a Function folds it at its static shape: a compile error
         paths["Function"] = compiler.function(kernels.scaled_len, input_signature=signature)
@@ -109,6 +110,24 @@ def test_run_time_errors_end_at_the_users_line(kernels, tmp_path, name, signatur
             assert os.path.abspath(frame.filename) == kernels.__file__, path
             assert (frame.lineno, frame.name) == (line, function), path
             assert text in frame.line, path
+    # the artifact names the file by its base name (no project root above the temporary
+    # directory); everything else by its path here
+    frame = traceback.extract_tb(info.value.__traceback__)[-1]
+    assert frame.filename == f"{MODULE}.py"
+
+
+def test_loaded_frames_show_the_recorded_line_elsewhere(kernels, tmp_path, monkeypatch):
+    cf = compiler.compile(kernels.pick, "f64[5], i64[3]")
+    cf.save(tmp_path / "pick.grafo")
+    monkeypatch.chdir(tmp_path)   # no error_frames_kernels.py here
+    f = runtime.load(tmp_path / "pick.grafo")
+    with pytest.raises(IndexError) as info:
+        f(np.arange(5.0), np.array([9, 0, 0]))
+    frame = traceback.extract_tb(info.value.__traceback__)[-1]
+    assert (frame.filename, frame.lineno, frame.name) == (f"{MODULE}.py", line_of("x[i]"),
+                                                          "helper")
+    assert frame.line == "return x[i] * 2.0"
+    assert "\n    return x[i] * 2.0\n" in str(info.value)
 
 
 def test_frames_cost_no_reference_cycle(kernels):

@@ -1,5 +1,6 @@
 """Writing artifacts: ConcreteFunctions -> manifest, IR text, native code, C header -> one zip
-file (the format of ``runtime/artifact.py``)."""
+file (the format of ``runtime/artifact.py``). Source files are named as ``sources.py`` says,
+never by the build machine's absolute paths."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from ..backend.llvm.signature import spec
 from ..frontend import Constant
 from .header import header
 from .native import THREADS_SYMBOL, link_command, object_code, shared_library
-from .sources import source_spans
+from .sources import portable_ir, portable_path, portable_record, source_spans
 from .targets import host
 
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -49,8 +50,9 @@ def _error_record(kind: str, message: str, loc, function: str) -> dict:
     """The manifest record of one error-table entry; ``function``: the entry's Python function,
     named where the location does not say whose it is."""
     source = linecache.getline(loc.file, loc.line).rstrip() if loc.line > 0 else ""
-    return {"kind": kind, "message": message, "file": loc.file, "line": loc.line,
-            "col": loc.col, "function": loc.function or function, "source": source}
+    return {"kind": kind, "message": message, "file": portable_path(loc.file),
+            "line": loc.line, "col": loc.col, "function": loc.function or function,
+            "source": source}
 
 
 def entry_record(cf) -> dict:
@@ -58,8 +60,8 @@ def entry_record(cf) -> dict:
     entry function in its LLVM IR as ``llvm_function``."""
     compiled = cf._compiled
     record = getattr(compiled, "record", None)
-    if record is not None:   # backed by an artifact already
-        return dict(record)
+    if record is not None:   # backed by an artifact already, its locations moved here
+        return portable_record(record)
     front = compiled.modules["frontend"].functions()[0]
     loops = {f.sym_name: f for f in compiled.modules["loops"].functions()}[front.sym_name]
     lt, ft = loops.function_type, front.function_type
@@ -83,7 +85,8 @@ def entry_record(cf) -> dict:
         "result_structure": compiled.result_structure,
         "globals": keys,
         "errors": [_error_record(*e, cf.name) for e in compiled.native.errors],
-        "sources": source_spans(cf.python_function, cf._args),
+        "sources": [dict(s, file=portable_path(s["file"]))
+                    for s in source_spans(cf.python_function, cf._args)],
         "llvm_function": compiled.native.symbols[front.sym_name],
     }
 
@@ -143,7 +146,7 @@ def build(functions) -> bytes:
         record.update(name=name, symbol=f"grafo_{name}")
         entries.append(record)
         for stage in STAGES:
-            members[ir_member(name, stage)] = cf.ir_stages[stage].encode()
+            members[ir_member(name, stage)] = portable_ir(cf.ir_stages[stage]).encode()
         members[llvm_member(name)] = cf.llvm_ir.encode()
         modules.append((cf.llvm_ir, record["llvm_function"], record["symbol"]))
     obj, threads = object_code(modules, target)

@@ -8,12 +8,23 @@ unchanged but lives elsewhere now, the entry's error locations and IR locations 
 The disk cache keys entries by source text, not position, so this is what keeps messages
 right for a function moved down its file, or defined in a notebook cell of a new Jupyter
 kernel, whose cells are files named after the kernel's process.
+
+An artifact never names a file by the build machine's absolute path (``portable_path``, used
+for ``sources``, the error table, the C header and the IR's locations): a file below a
+project root, the nearest directory above it that holds ``pyproject.toml``, ``setup.py`` or
+``.git``, is recorded relative to that root (``examples/kernels.py``); any other file by its
+base name; a name that is no file here (``<stdin>``) as it is. A relative name resolves when
+the program runs from the project root (``linecache`` also looks for it on ``sys.path``);
+elsewhere a loaded artifact shows the source lines its error table recorded. Loaded for its
+Python function, an entry's recorded names differ from the files here, so ``relocate``
+moves its locations to those files, as it does for moved source.
 """
 
 from __future__ import annotations
 
 import hashlib
 import inspect
+import os
 import re
 
 from ..frontend import Constant
@@ -21,6 +32,49 @@ from ..frontend.variables import reachable_functions
 from ..ir.attributes import escape_string, unescape_string
 
 _LOC = re.compile(r'loc\("((?:[^"\\]|\\.)*)":(\d+):(\d+)\)')
+_ROOT_MARKERS = ("pyproject.toml", "setup.py", ".git")
+
+
+def portable_path(file: str) -> str:
+    """``file`` as an artifact records it (see the module docstring)."""
+    if not os.path.isabs(file):
+        if not os.path.isfile(file):
+            return file
+        file = os.path.abspath(file)
+    root = _project_root(os.path.dirname(file))
+    if root is None:
+        return os.path.basename(file)
+    return os.path.relpath(file, root).replace(os.sep, "/")
+
+
+def _project_root(directory: str) -> str | None:
+    while not any(os.path.exists(os.path.join(directory, m)) for m in _ROOT_MARKERS):
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+    return directory
+
+
+def portable_record(record: dict) -> dict:
+    """A copy of the manifest entry ``record`` whose ``errors`` and ``sources`` name files by
+    ``portable_path`` (for a record read back from an artifact: the disk cache's, an older
+    grafo's)."""
+    return dict(record, errors=[dict(e, file=portable_path(e["file"])) for e in record["errors"]],
+                sources=[dict(s, file=portable_path(s["file"]))
+                         for s in record.get("sources") or []])
+
+
+def portable_ir(text: str) -> str:
+    """IR text with the file of every ``loc("file":line:col)`` made ``portable_path``."""
+    files: dict = {}   # escaped name -> escaped portable name: a module names few files
+
+    def portable(m: re.Match) -> str:
+        name = m.group(1)
+        if name not in files:
+            files[name] = escape_string(portable_path(unescape_string(name)))
+        return f'loc("{files[name]}":{m.group(2)}:{m.group(3)})'
+    return _LOC.sub(portable, text)
 
 
 def source_spans(fn, args=()) -> list[dict]:

@@ -63,7 +63,7 @@ class FunctionSource:
 
 def source_of(fn) -> FunctionSource:
     """The (cached) ``FunctionSource`` of ``fn``."""
-    key = fn.__code__
+    key = fn.__code__, fn.__code__.co_filename   # equal code objects may be of two files
     src = _CACHE.get(key)
     if src is None:
         src = _CACHE[key] = FunctionSource(fn)
