@@ -114,9 +114,10 @@ def _named(functions) -> list:
     return named
 
 
-def build(functions) -> bytes:
+def build(functions, cache_key: str | None = None) -> bytes:
     """The artifact bytes of ``functions`` (a ConcreteFunction, a list of them, or a dict
-    {entry name: ConcreteFunction}); all must be compiled for one target.
+    {entry name: ConcreteFunction}); all must be compiled for one target. ``cache_key``:
+    the disk cache's key of the entry (``compiler/cache.py``), recorded in the manifest.
 
     Raises ValueError for mixed targets, a ``cpu_model`` target or invalid entry names,
     TypeError for a function that uses a ``compiler.Variable``, RuntimeError when linking
@@ -158,6 +159,8 @@ def build(functions) -> bytes:
     manifest = {"format": FORMAT, "format_version": FORMAT_VERSION,
                 "grafo_version": __version__, "target": target.manifest(), "native": native,
                 "header": HEADER, "entries": entries}
+    if cache_key is not None:
+        manifest["cache_key"] = cache_key
     members[HEADER] = header(manifest).encode()
     manifest["payload"] = {"members": sorted(members)}
     manifest = json.loads(json.dumps(manifest))   # the form ``read`` sees

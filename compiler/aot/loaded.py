@@ -79,11 +79,19 @@ class ArtifactCompiled:
     it reaches), as eager calls do, even where its module is not importable by name (a
     ``__main__`` run by multiprocessing's spawn); and the entry's locations move to where
     its source is now (``sources.relocate``; ``args``: the specialization's arguments, for
-    the functions passed as constants)."""
+    the functions passed as constants). ``cache_key``, when given, must be the key the
+    manifest records (a disk cache entry, ``compiler/cache.py``), checked before any code is
+    loaded.
 
-    def __init__(self, data: bytes, python_function=None, args=()):
+    Raises the ``runtime.ArtifactError`` subclass naming what is wrong with ``data``;
+    ValueError for an artifact of several entries or of another cache key."""
+
+    def __init__(self, data: bytes, python_function=None, args=(), cache_key=None):
         t0 = time.perf_counter()
         artifact = read(data)
+        if cache_key is not None and artifact.manifest.get("cache_key") != cache_key:
+            raise ValueError(f"the artifact records cache key "
+                             f"{artifact.manifest.get('cache_key')!r}, not {cache_key!r}")
         if len(artifact.entries) != 1:
             raise ValueError(f"expected an artifact with one entry point, got "
                              f"{len(artifact.entries)}")
