@@ -183,20 +183,7 @@ _alias_warned: weakref.WeakSet = weakref.WeakSet()   # functions warned about sh
 def _written_parameters(compiled, count: int) -> list:
     """Positions (among the ``count`` run-time arguments) of the array parameters whose
     elements the function writes (``np.write_back`` in its IR)."""
-    module = compiled.modules.get("optimized")
-    if module is None:
-        text = compiled.stages.get("optimized", "")
-        if "np.write_back" not in text:
-            return []
-        from .ir.parser import parse
-        module = parse(text)
-    params, written = {}, set()
-    for op in module.walk():
-        if op.name == "func.func":
-            params = {id(a): k for k, a in enumerate(op.body.args)}
-        elif op.name == "np.write_back" and id(op.operands[0]) in params:
-            written.add(params[id(op.operands[0])])
-    return sorted(k for k in written if k < count)
+    return [k for k in compiled.written if k < count]
 
 
 def _reject_variadic(fn, sig: inspect.Signature) -> None:

@@ -58,13 +58,10 @@ def entry_record(cf) -> dict:
     record = getattr(compiled, "record", None)
     if record is not None:   # backed by an artifact already
         return dict(record)
-    front = compiled.modules["frontend"].functions()[0]
-    loops = {f.sym_name: f for f in compiled.modules["loops"].functions()}[front.sym_name]
-    lt, ft = loops.function_type, front.function_type
+    lt, ft = compiled.types["loops"], compiled.types["frontend"]
     inputs = [spec(t, s) for t, s in zip(lt.inputs, ft.inputs, strict=True)]
     results = [spec(t, s) for t, s in zip(lt.results, compiled.result_types, strict=True)]
-    keys = front.attributes.get("grafo.globals")
-    keys = [k.value for k in keys.value] if keys is not None else []
+    keys = list(compiled.global_keys)
     names = [*cf.arg_names, *(f"global{k}" for k in range(len(keys)))]
     return {
         "function": cf.name,
@@ -82,7 +79,7 @@ def entry_record(cf) -> dict:
         "globals": keys,
         "errors": [_error_record(*e) for e in compiled.native.errors],
         "sources": source_spans(cf.python_function, cf._args),
-        "llvm_function": compiled.native.symbols[front.sym_name],
+        "llvm_function": compiled.native.symbols[compiled.function],
     }
 
 

@@ -11,6 +11,8 @@ from runtime.artifact import ir_member, llvm_member, read
 
 from .. import types as T
 from ..ir.core import Location
+from ..ir.parser import parse
+from ..pipeline import IRText, written_parameters
 from .sources import relocate, source_spans
 from .targets import Target, not_runnable
 
@@ -71,8 +73,8 @@ def _namespaces(fn, module: str | None) -> dict:
 class ArtifactCompiled:
     """What ``ConcreteFunction`` needs from a compilation, read from a one-entry artifact:
     ``stages`` (optimized and loops IR), ``modules`` (parsed on demand), ``result_types``,
-    ``result_tuple``, ``result_structure``, ``native``, ``callable``, ``timings``
-    ({"load": seconds}), ``record`` (the manifest entry) and ``artifact_bytes``.
+    ``result_tuple``, ``result_structure``, ``written``, ``native``, ``callable``,
+    ``timings`` ({"load": seconds}), ``record`` (the manifest entry) and ``artifact_bytes``.
 
     ``python_function``, when given, is the Python function the entry was compiled from: the
     module globals it rebinds are assigned in its ``__globals__`` (and those of the functions
@@ -98,10 +100,14 @@ class ArtifactCompiled:
         self.record = record = artifact.entries[0]
         self.artifact_bytes = data
         self.name = record["function"]
-        self.stages = {s: artifact.text(ir_member(record["name"], s))
-                       for s in ("optimized", "loops")}
+        stages = {s: artifact.text(ir_member(record["name"], s)) for s in ("optimized", "loops")}
         if inspect.isfunction(python_function):
-            relocate(record, self.stages, source_spans(python_function, args))
+            relocate(record, stages, source_spans(python_function, args))
+        self.stages = IRText(stages)
+        self.written = record.get("written")
+        if self.written is None:   # not recorded: read the IR
+            self.written = (written_parameters(parse(stages["optimized"]))
+                            if "np.write_back" in stages["optimized"] else [])
         self.result_types = [_ir_type(r) for r in record["results"]]
         self.result_tuple = record["result_tuple"]
         self.result_structure = record.get("result_structure")
@@ -118,7 +124,6 @@ class ArtifactCompiled:
 
     @functools.cached_property
     def modules(self) -> dict:
-        from ..ir.parser import parse
         return {stage: parse(text, f"<{stage}>") for stage, text in self.stages.items()}
 
     @property

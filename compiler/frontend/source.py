@@ -7,12 +7,14 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import weakref
 
 from ..errors import CompileError
 from ..ir.core import Location
 from ..nesting import ast_depth
 
-_CACHE: dict = {}
+# Code object -> FunctionSource, while the code lives (closures made in a loop share one).
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class FunctionSource:
@@ -25,7 +27,6 @@ class FunctionSource:
     ``linecache``, so functions defined in cells compile."""
 
     def __init__(self, fn):
-        self.fn = fn
         self.file = fn.__code__.co_filename
         name = fn.__name__
         try:
@@ -57,7 +58,7 @@ class FunctionSource:
 
 
 def source_of(fn) -> FunctionSource:
-    """The (cached) ``FunctionSource`` of ``fn``."""
+    """The ``FunctionSource`` of ``fn``, cached for as long as its code object lives."""
     key = fn.__code__
     src = _CACHE.get(key)
     if src is None:
@@ -112,3 +113,4 @@ def _find_definition(tree: ast.Module, fn, loc: Location):
             return node
     raise CompileError(f"cannot find the definition of '{fn.__name__}' in its source", loc,
                        "define the function with a 'def' statement")
+
