@@ -114,3 +114,7 @@ def _find_definition(tree: ast.Module, fn, loc: Location):
     raise CompileError(f"cannot find the definition of '{fn.__name__}' in its source", loc,
                        "define the function with a 'def' statement")
 
+
+def clear_cache() -> None:
+    """Forget every cached ``FunctionSource`` (sources are read again on the next compile)."""
+    _CACHE.clear()
