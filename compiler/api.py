@@ -1,5 +1,6 @@
 """The public API: ``function``, ``compile``, ``Function``, ``ConcreteFunction``,
-``run_functions_eagerly``, ``set_num_threads``/``get_num_threads``, ``release_buffers``.
+``run_functions_eagerly``, ``set_num_threads``/``get_num_threads``, ``release_buffers``,
+``clear_caches``.
 
 Semantics follow ``tf.function``: a ``Function`` is polymorphic and makes one *concrete
 function* (a specialization) per input signature — array dtype and shape, NumPy scalar dtype,
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 import inspect
 import operator
+import os
 import sys
 import threading
 import warnings
 import weakref
+from collections import OrderedDict
 
 import numpy as np
 
@@ -94,6 +97,45 @@ def run_functions_eagerly(run_eagerly: bool) -> None:
 
 
 _functions: weakref.WeakSet = weakref.WeakSet()   # every Function, for run_functions_eagerly
+
+
+def clear_caches() -> None:
+    """Drop the concrete functions of every ``Function`` (``Function.clear_cache``) and the
+    compiler's cached function sources, so that their native code and memory are freed;
+    a ConcreteFunction still referenced elsewhere keeps its code and keeps working. Calls
+    compile again (or load from the disk cache). The disk cache (``cache=True``) and the
+    buffer pool (``release_buffers``) are left as they are."""
+    from .frontend.source import clear_cache
+    for f in list(_functions):
+        f.clear_cache()
+    clear_cache()
+
+
+DEFAULT_MAX_SPECIALIZATIONS = 128
+
+
+def _specialization_limit(value) -> int | None:
+    """The bound on a Function's live concrete functions: ``value``, else the environment's
+    ``GRAFO_MAX_SPECIALIZATIONS``, else ``DEFAULT_MAX_SPECIALIZATIONS``; 0 means no bound
+    (None). Raises TypeError for a non-integer, ValueError for a negative one or a malformed
+    environment value."""
+    where = "max_specializations"
+    if value is None:
+        text = os.environ.get("GRAFO_MAX_SPECIALIZATIONS", "").strip()
+        if not text:
+            return DEFAULT_MAX_SPECIALIZATIONS
+        where = "GRAFO_MAX_SPECIALIZATIONS"
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"GRAFO_MAX_SPECIALIZATIONS={text!r} is not an integer; set it "
+                             f"to a number of specializations (0: no bound)") from None
+    if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"max_specializations must be an int, got {type(value).__name__}")
+    value = value.__index__()
+    if value < 0:
+        raise ValueError(f"{where} must be at least 0 (0: no bound), got {value}")
+    return value or None
 
 
 def functions_run_eagerly() -> bool:
@@ -192,20 +234,7 @@ _alias_warned: weakref.WeakSet = weakref.WeakSet()   # functions warned about sh
 def _written_parameters(compiled, count: int) -> list:
     """Positions (among the ``count`` run-time arguments) of the array parameters whose
     elements the function writes (``np.write_back`` in its IR)."""
-    module = compiled.modules.get("optimized")
-    if module is None:
-        text = compiled.stages.get("optimized", "")
-        if "np.write_back" not in text:
-            return []
-        from .ir.parser import parse
-        module = parse(text)
-    params, written = {}, set()
-    for op in module.walk():
-        if op.name == "func.func":
-            params = {id(a): k for k, a in enumerate(op.body.args)}
-        elif op.name == "np.write_back" and id(op.operands[0]) in params:
-            written.add(params[id(op.operands[0])])
-    return sorted(k for k in written if k < count)
+    return [k for k in compiled.written if k < count]
 
 
 def _reject_variadic(fn, sig: inspect.Signature) -> None:
@@ -450,10 +479,19 @@ class ConcreteFunction:
 
 
 class Function:
-    """A polymorphic compiled function (see ``function``)."""
+    """A polymorphic compiled function (see ``function``).
+
+    It keeps at most ``max_specializations`` concrete functions alive (default 128,
+    ``GRAFO_MAX_SPECIALIZATIONS``): compiling one more drops the least recently used, whose
+    native code is freed once nothing else holds it; a call with its signature compiles it
+    again (or loads it from the disk cache). Recency costs the calls nothing: every
+    compilation resets the fast dispatch paths, so the next call of each signature goes
+    through the specialization cache, which marks it used (of signatures whose last calls
+    fell between the same two compilations, the one first called there counts as the least
+    recent)."""
 
     def __init__(self, python_function, input_signature=None, reduce_retracing=False,
-                 pipeline=None, cache=False, target=None):
+                 pipeline=None, cache=False, target=None, max_specializations=None):
         self.python_function = python_function
         self._target = target
         self._sig = inspect.signature(python_function)
@@ -461,7 +499,9 @@ class Function:
         self._input_signature = None if input_signature is None else to_specs(input_signature)
         self._reduce_retracing = reduce_retracing
         self._pipeline = pipeline
-        self._cache: dict = {}
+        self._max = _specialization_limit(max_specializations)
+        self._cache: dict = {}   # specialization key -> ConcreteFunction
+        self._lru: OrderedDict = OrderedDict()   # its ConcreteFunctions, least recent first
         # Cheap per-call key (see _dispatch_key) -> (native callable taking all the arguments,
         # the next _entry); with Python-scalar constants -> (callable, run-time positions).
         self._dispatch: dict = {}
@@ -509,7 +549,7 @@ class Function:
     def __getstate__(self) -> dict:
         from .aot.pickling import FunctionRef
         state = dict(self.__dict__)
-        del state["_lock"]
+        del state["_lock"], state["_lru"]
         state["_dispatch"] = {}  # native entry points: rebuilt on first calls after loading
         state["_positional"] = {}
         del state["_entry"]
@@ -520,6 +560,7 @@ class Function:
         self.__dict__.update(state)
         self.python_function = self.__wrapped__ = state["python_function"].resolve()
         self._lock = threading.Lock()
+        self._lru = OrderedDict.fromkeys(self._cache.values())
         self._tracing_count = 0   # compilations in this process
         self._entry = self._slow
         _functions.add(self)
@@ -568,6 +609,9 @@ class Function:
         if cf is not None:
             if self._streak:
                 self._streak = 0
+            with self._lock:
+                if cf in self._lru:
+                    self._lru.move_to_end(cf)
             return cf
         with self._lock:
             cf = self._cache.get(key)
@@ -575,14 +619,43 @@ class Function:
                 count = self._tracing_count
                 if self._reduce_retracing and self._cache:
                     gkey, gtypes = self._generalized(key, types)
-                    cf = self._cache.get(gkey) or self._trace(gtypes)
+                    cf = self._cache.get(gkey)
+                    if cf is None:
+                        cf = self._trace(gtypes)
+                        self._admit(cf)
                     self._cache[gkey] = cf
                 else:
                     cf = self._trace(types)
+                    self._admit(cf)
                 self._cache[key] = cf
                 if self._tracing_count > count:
                     self._note_retrace(key, stacklevel)
         return cf
+
+    def _admit(self, cf: ConcreteFunction) -> None:
+        """Count ``cf`` as the most recently used; with a bound, drop the least recently used
+        beyond it and reset the fast dispatch paths (see the class docstring). Under the
+        lock."""
+        self._lru[cf] = None
+        if self._max is None:
+            return
+        while len(self._lru) > self._max:
+            old, _ = self._lru.popitem(last=False)
+            self._cache = {k: v for k, v in self._cache.items() if v is not old}
+        self._reset_dispatch()
+
+    def _reset_dispatch(self) -> None:
+        self._dispatch, self._positional = {}, {}
+        self._entry = self._slow
+
+    def clear_cache(self) -> None:
+        """Drop every concrete function of this Function: their native code is freed once
+        nothing else holds them (a ConcreteFunction the caller keeps goes on working), and
+        calls compile again (or load from the disk cache). ``tracing_count`` goes on
+        counting."""
+        with self._lock:
+            self._cache, self._lru, self._pinned = {}, OrderedDict(), None
+            self._reset_dispatch()
 
     def _note_retrace(self, key, stacklevel: int) -> None:
         """Count consecutive calls that each compiled; warn once after ``RETRACE_WARNING`` of
@@ -689,7 +762,10 @@ class Function:
 
     @property
     def tracing_count(self) -> int:
-        """How many concrete functions have been compiled."""
+        """How many times a concrete function was compiled (traced) in this process: a
+        signature compiled again after it was dropped (``max_specializations``,
+        ``clear_cache``) counts again; one loaded from the disk cache does not count.
+        ``len(concrete_functions())`` is how many are alive."""
         return self._tracing_count
 
     def experimental_get_tracing_count(self) -> int:
@@ -697,6 +773,7 @@ class Function:
         return self._tracing_count
 
     def concrete_functions(self) -> list:
+        """The concrete functions it holds now, in the order they were compiled (or loaded)."""
         seen = []
         for cf in self._cache.values():
             if cf not in seen:
@@ -761,7 +838,7 @@ class _Miss:
 
 
 def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=None,
-             cache=False, target=None):
+             cache=False, target=None, max_specializations=None):
     """Decorator: compile ``fn`` lazily, once per input signature (see ``Function``).
 
     ``input_signature`` (a signature string or TensorSpecs) pins one signature and rejects
@@ -771,9 +848,12 @@ def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=
     ``~/.cache/grafo``) so that other processes skip compilation (see ``compiler/cache.py``).
     The Function pickles with the artifacts of its compiled signatures, not its source.
     ``target="cuda"`` (or a ``compiler.device("cuda")`` block when tracing) compiles for the
-    GPU (``compiler/backend/ptx``)."""
+    GPU (``compiler/backend/ptx``). ``max_specializations`` bounds the concrete functions kept
+    alive, dropping the least recently used (default ``GRAFO_MAX_SPECIALIZATIONS`` or 128; 0:
+    no bound); raises TypeError for a non-integer, ValueError for a negative bound."""
     def wrap(f):
-        return Function(f, input_signature, reduce_retracing, pipeline, cache, target)
+        return Function(f, input_signature, reduce_retracing, pipeline, cache, target,
+                        max_specializations)
     return wrap if fn is None else wrap(fn)
 
 

@@ -18,9 +18,11 @@ The key holds the source's text, not its place: an entry records where its sourc
 (``aot/sources.py``), and a hit for source that moved (lines added above it, a notebook cell
 of a new Jupyter kernel) reports the lines where it is now. A function whose source or
 globals cannot be described (no source file, an object with no stable description) is
-compiled as usual and not cached. Entries are written to a temporary file in the cache
-directory and renamed into place (``os.replace``), so concurrent processes never read a
-partial entry; an unreadable or damaged entry is compiled and written again.
+compiled as usual and not cached. Each entry's manifest records its full key
+(``cache_key``), compared on load: a file that holds another key's artifact (one copied over
+it, say) is a miss, as is an unreadable or damaged one; either is compiled and written
+again. Entries are written to a temporary file in the cache directory and renamed into
+place (``os.replace``), so concurrent processes never read a partial entry.
 """
 
 from __future__ import annotations
@@ -192,8 +194,9 @@ def entry_path(fn, digest: str) -> str:
 
 def load_or_compile(function, args: list):
     """The ConcreteFunction of ``function`` (a ``Function``) for ``args``: from the cache
-    when an entry exists (no code generation), else compiled and stored. Failing to store
-    an entry warns (RuntimeWarning) and returns the compiled function."""
+    when an entry exists and records this key (no code generation), else compiled and
+    stored (replacing an entry that is damaged, cannot be loaded, or is another key's).
+    Failing to store an entry warns (RuntimeWarning) and returns the compiled function."""
     from .api import ConcreteFunction
     digest = key(function.python_function, function._params, args, function._pipeline)
     if digest is None:
@@ -207,8 +210,8 @@ def load_or_compile(function, args: list):
     if data is not None:
         from .aot.loaded import ArtifactCompiled
         try:
-            compiled = ArtifactCompiled(data, function.python_function, args)
-        except (ArtifactError, ValueError):
+            compiled = ArtifactCompiled(data, function.python_function, args, digest)
+        except (ArtifactError, ValueError):   # damaged, or another key's entry: replace it
             compiled = None
         if compiled is not None:
             return ConcreteFunction(function.python_function, function._params, args,
@@ -217,7 +220,7 @@ def load_or_compile(function, args: list):
     try:
         from .aot.builder import atomic_write, build
         os.makedirs(cache_dir(), exist_ok=True)
-        data = build(cf)
+        data = build(cf, digest)
         atomic_write(path, data)
         cf._compiled.artifact_bytes = data
     except (OSError, RuntimeError) as e:

@@ -6,15 +6,19 @@
                   pass pipeline again
 4. ``llvm``       LLVM IR, O3 for the host CPU, machine code (compiler/backend/llvm)
 
-Each stage's IR text and wall time are kept on the result (``CompiledFunction``); a backend
-that reports its own ``timings`` (the JIT: "llvm-ir", "llvm-opt", "machine-code") has them
-replace the single "llvm" time.
+Each stage's IR text (deflated, ``IRText``) and wall time are kept on the result
+(``CompiledFunction``), not its IR modules (about ten times the text's size; parsed again on
+demand, ``CompiledFunction.modules``); a backend that reports its own ``timings`` (the JIT:
+"llvm-ir", "llvm-opt", "machine-code") has them replace the single "llvm" time.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
+import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from runtime.results import bind_globals, packer
@@ -26,19 +30,57 @@ from .ir.verifier import verify
 from .nesting import room_for
 
 
+class IRText(Mapping):
+    """Stage name -> IR text, kept deflated (four to eight times smaller) and inflated on
+    each read: a specialization's IR is read rarely (``cf.ir``, saving, pictures)."""
+
+    def __init__(self, texts: Mapping):
+        self._deflated = {stage: zlib.compress(text.encode(), 1) for stage, text in texts.items()}
+
+    def __getitem__(self, stage: str) -> str:
+        return zlib.decompress(self._deflated[stage]).decode()
+
+    def __iter__(self):
+        return iter(self._deflated)
+
+    def __len__(self) -> int:
+        return len(self._deflated)
+
+
+def written_parameters(module) -> list:
+    """Positions of the parameters of ``module``'s function whose elements it writes
+    (``np.write_back`` of a parameter in its IR)."""
+    params, written = {}, set()
+    for op in module.walk():
+        if op.name == "func.func":
+            params = {id(a): k for k, a in enumerate(op.body.args)}
+        elif op.name == "np.write_back" and id(op.operands[0]) in params:
+            written.add(params[id(op.operands[0])])
+    return sorted(written)
+
+
 @dataclass
 class CompiledFunction:
     """Everything the compiler produced for one specialization."""
 
     name: str
-    stages: dict                 # stage name -> IR text
+    stages: Mapping              # stage name -> IR text (an IRText)
     timings: dict                # stage name -> seconds (see the module docstring)
     result_types: list           # tensor-level result types
     result_tuple: bool           # the Python function returns a tuple
     native: object               # the backend's compiled module
     callable: object             # runtime callable taking the run-time arguments
-    modules: dict = field(default_factory=dict)   # stage name -> IR module
     result_structure: str | None = None  # see runtime.results; None: result_tuple says it
+    function: str = ""           # sym_name of the compiled func.func
+    types: dict = field(default_factory=dict)   # "frontend"/"loops" -> its FunctionType
+    global_keys: list = field(default_factory=list)   # "module:name" it rebinds (grafo.globals)
+    written: list = field(default_factory=list)  # parameters it writes (written_parameters)
+
+    @functools.cached_property
+    def modules(self) -> dict:
+        """Stage name -> IR module, parsed from ``stages`` on first use."""
+        from .ir.parser import parse
+        return {stage: parse(text, f"<{stage}>") for stage, text in self.stages.items()}
 
     @property
     def llvm_ir(self) -> str:
@@ -141,7 +183,7 @@ def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
     from .lowering import lower_to_loops
     backend = backend or compile_module
 
-    timings, stages, modules = {}, {}, {}
+    timings, stages = {}, {}
 
     def stage(name, thunk):
         t0 = time.perf_counter()
@@ -149,7 +191,6 @@ def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
         timings[name] = time.perf_counter() - t0
         if name != "llvm":
             stages[name] = print_op(out)
-            modules[name] = out
         return out
 
     module = stage("frontend", lambda: frontend_ir(fn, args))
@@ -158,7 +199,7 @@ def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
     result_tuple = "grafo.result_tuple" in func.attributes
     structure = func.attributes.get("grafo.result_structure")
     structure = None if structure is None else structure.value
-    # Each stage works on a copy so that the modules kept for introspection stay intact.
+    # Each stage works on a copy, so the modules read below are as their stage left them.
     optimized = stage("optimized", lambda: _verified(optimize(module.clone(), pipeline)))
     prepare = getattr(backend, "prepare", lambda m: m)
     loop_pipeline = getattr(backend, "loop_pipeline", None)
@@ -170,10 +211,11 @@ def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
         del timings["llvm"]
         timings.update(native.timings)
     keys = func.attributes.get("grafo.globals")
+    keys = [] if keys is None else [k.value for k in keys.value]
     n_own = len(result_types)
-    if keys is not None:
+    if keys:
         from .frontend.globals import global_slots
-        slots = global_slots(fn, [k.value for k in keys.value])
+        slots = global_slots(fn, keys)
         n_own -= len(slots)
         entry = bind_globals(entry, slots, n_own)
     if structure is not None:
@@ -182,8 +224,11 @@ def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
     elif result_tuple and n_own == 1:
         single = entry
         entry = lambda *a: (single(*a),)  # noqa: E731 - a 1-tuple stays a tuple
-    return CompiledFunction(fn.__name__, stages, timings, result_types, result_tuple, native,
-                            entry, modules, structure)
+    loop_func = {f.sym_name: f for f in loops.functions()}[func.sym_name]
+    return CompiledFunction(fn.__name__, IRText(stages), timings, result_types, result_tuple,
+                            native, entry, structure, func.sym_name,
+                            {"frontend": func.function_type, "loops": loop_func.function_type},
+                            keys, written_parameters(optimized))
 
 
 def timing_report(timings: dict) -> str:

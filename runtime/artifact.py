@@ -20,6 +20,7 @@ checks pass (the shared library is opened last).
 
 from __future__ import annotations
 
+import _ctypes
 import ctypes
 import hashlib
 import io
@@ -27,6 +28,7 @@ import json
 import linecache
 import os
 import tempfile
+import weakref
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,6 +45,7 @@ MANIFEST = "manifest.json"
 HEADER = "include/grafo.h"
 SHARED_LIBRARY = "lib/libgrafo.so"
 OBJECT = "lib/grafo.o"
+_dlclose = getattr(_ctypes, "dlclose", None)   # POSIX only
 
 
 def ir_member(entry: str, stage: str) -> str:
@@ -305,16 +308,20 @@ def spec_of(record: dict):
 
 def _dlopen(data: bytes, source: str) -> ctypes.CDLL:
     """Write the library to a private temporary directory, open it, remove the file (the
-    mapping stays)."""
+    mapping stays). The library is closed when the CDLL is freed (ctypes never closes one):
+    every entry point holds the CDLL, so no code runs after that."""
     with tempfile.TemporaryDirectory(prefix="grafo-") as d:
         path = os.path.join(d, "libgrafo.so")
         with open(path, "wb") as f:
             f.write(data)
         try:
-            return ctypes.CDLL(path)
+            lib = ctypes.CDLL(path)
         except OSError as e:
             raise ArtifactError(f"{source}: the dynamic loader rejected the native code "
                                 f"({e})") from None
+    if _dlclose is not None:
+        weakref.finalize(lib, _dlclose, lib._handle).atexit = False
+    return lib
 
 
 def _remember_source(errors: list) -> None:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import compiler
+import runtime.artifact
 from compiler import cache
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -64,17 +65,50 @@ def test_concurrent_writers(tmp_path):
     assert result(run_script(tmp_path))["tracing_count"] == 0
 
 
-def test_damaged_entry_is_compiled_again(tmp_path, monkeypatch):
+def _flip_middle_byte(data: bytes) -> bytes:
+    k = len(data) // 2
+    return data[:k] + bytes([data[k] ^ 0xFF]) + data[k + 1:]
+
+
+@pytest.mark.parametrize("damage", [lambda b: b[:100], lambda b: b"not an artifact",
+                                    lambda b: b"", _flip_middle_byte],
+                         ids=["truncated", "garbage", "empty", "flipped-byte"])
+def test_damaged_entry_is_compiled_again(tmp_path, monkeypatch, damage):
     monkeypatch.setenv("GRAFO_CACHE_DIR", str(tmp_path))
     x = np.linspace(0, 1, 5)
     compiler.function(F.smooth, cache=True)(x)
     (entry,) = tmp_path.iterdir()
-    entry.write_bytes(entry.read_bytes()[:100])
+    good = entry.read_bytes()
+    entry.write_bytes(damage(good))
     f = compiler.function(F.smooth, cache=True)
     np.testing.assert_allclose(f(x), F.smooth(x))
     assert f.tracing_count == 1
+    assert list(tmp_path.iterdir()) == [entry]
     g = compiler.function(F.smooth, cache=True)
     g(x)
+    assert g.tracing_count == 0
+
+
+def test_entry_holding_another_functions_artifact_is_replaced(tmp_path, monkeypatch):
+    # Regression: entries were loaded without checking their key, so another function's
+    # artifact copied over an entry ran that function's code and was never repaired.
+    monkeypatch.setenv("GRAFO_CACHE_DIR", str(tmp_path))
+    x = np.linspace(0, 1, 5)
+    compiler.function(F.smooth, cache=True)(x)
+    (smooth_entry,) = tmp_path.iterdir()
+    compiler.function(F.helper, cache=True)(x)
+    (helper_entry,) = set(tmp_path.iterdir()) - {smooth_entry}
+    helper_entry.write_bytes(smooth_entry.read_bytes())   # same signature: it would load
+    f = compiler.function(F.helper, cache=True)
+    np.testing.assert_allclose(f(x), F.helper(x))
+    assert f.tracing_count == 1
+    manifest = runtime.artifact.read(helper_entry).manifest
+    key = cache.key(F.helper, ["x"], [compiler.TensorSpec((5,), "float64").to_type()], None)
+    assert manifest["cache_key"] == key
+    assert [e["function"] for e in manifest["entries"]] == ["helper"]
+    assert sorted(tmp_path.iterdir()) == sorted([smooth_entry, helper_entry])
+    g = compiler.function(F.helper, cache=True)
+    np.testing.assert_allclose(g(x), F.helper(x))
     assert g.tracing_count == 0
 
 

@@ -62,13 +62,10 @@ def entry_record(cf) -> dict:
     record = getattr(compiled, "record", None)
     if record is not None:   # backed by an artifact already, its locations moved here
         return portable_record(record)
-    front = compiled.modules["frontend"].functions()[0]
-    loops = {f.sym_name: f for f in compiled.modules["loops"].functions()}[front.sym_name]
-    lt, ft = loops.function_type, front.function_type
+    lt, ft = compiled.types["loops"], compiled.types["frontend"]
     inputs = [spec(t, s) for t, s in zip(lt.inputs, ft.inputs, strict=True)]
     results = [spec(t, s) for t, s in zip(lt.results, compiled.result_types, strict=True)]
-    keys = front.attributes.get("grafo.globals")
-    keys = [k.value for k in keys.value] if keys is not None else []
+    keys = list(compiled.global_keys)
     names = [*cf.arg_names, *(f"global{k}" for k in range(len(keys)))]
     return {
         "function": cf.name,
@@ -87,7 +84,7 @@ def entry_record(cf) -> dict:
         "errors": [_error_record(*e, cf.name) for e in compiled.native.errors],
         "sources": [dict(s, file=portable_path(s["file"]))
                     for s in source_spans(cf.python_function, cf._args)],
-        "llvm_function": compiled.native.symbols[front.sym_name],
+        "llvm_function": compiled.native.symbols[compiled.function],
     }
 
 
@@ -119,9 +116,10 @@ def _named(functions) -> list:
     return named
 
 
-def build(functions) -> bytes:
+def build(functions, cache_key: str | None = None) -> bytes:
     """The artifact bytes of ``functions`` (a ConcreteFunction, a list of them, or a dict
-    {entry name: ConcreteFunction}); all must be compiled for one target.
+    {entry name: ConcreteFunction}); all must be compiled for one target. ``cache_key``:
+    the disk cache's key of the entry (``compiler/cache.py``), recorded in the manifest.
 
     Raises ValueError for mixed targets, a ``cpu_model`` target or invalid entry names,
     TypeError for a function that uses a ``compiler.Variable``, RuntimeError when linking
@@ -163,6 +161,8 @@ def build(functions) -> bytes:
     manifest = {"format": FORMAT, "format_version": FORMAT_VERSION,
                 "grafo_version": __version__, "target": target.manifest(), "native": native,
                 "header": HEADER, "entries": entries}
+    if cache_key is not None:
+        manifest["cache_key"] = cache_key
     members[HEADER] = header(manifest).encode()
     manifest["payload"] = {"members": sorted(members)}
     manifest = json.loads(json.dumps(manifest))   # the form ``read`` sees

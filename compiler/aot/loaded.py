@@ -11,6 +11,8 @@ from runtime.artifact import ir_member, llvm_member, read
 
 from .. import types as T
 from ..ir.core import Location
+from ..ir.parser import parse
+from ..pipeline import IRText, written_parameters
 from .sources import relocate, source_spans
 from .targets import Target, not_runnable
 
@@ -72,29 +74,41 @@ def _namespaces(fn, module: str | None) -> dict:
 class ArtifactCompiled:
     """What ``ConcreteFunction`` needs from a compilation, read from a one-entry artifact:
     ``stages`` (optimized and loops IR), ``modules`` (parsed on demand), ``result_types``,
-    ``result_tuple``, ``result_structure``, ``native``, ``callable``, ``timings``
-    ({"load": seconds}), ``record`` (the manifest entry) and ``artifact_bytes``.
+    ``result_tuple``, ``result_structure``, ``written``, ``native``, ``callable``,
+    ``timings`` ({"load": seconds}), ``record`` (the manifest entry) and ``artifact_bytes``.
 
     ``python_function``, when given, is the Python function the entry was compiled from: the
     module globals it rebinds are assigned in its ``__globals__`` (and those of the functions
     it reaches), as eager calls do, even where its module is not importable by name (a
     ``__main__`` run by multiprocessing's spawn); and the entry's locations move to where
     its source is now (``sources.relocate``; ``args``: the specialization's arguments, for
-    the functions passed as constants)."""
+    the functions passed as constants). ``cache_key``, when given, must be the key the
+    manifest records (a disk cache entry, ``compiler/cache.py``), checked before any code is
+    loaded.
 
-    def __init__(self, data: bytes, python_function=None, args=()):
+    Raises the ``runtime.ArtifactError`` subclass naming what is wrong with ``data``;
+    ValueError for an artifact of several entries or of another cache key."""
+
+    def __init__(self, data: bytes, python_function=None, args=(), cache_key=None):
         t0 = time.perf_counter()
         artifact = read(data)
+        if cache_key is not None and artifact.manifest.get("cache_key") != cache_key:
+            raise ValueError(f"the artifact records cache key "
+                             f"{artifact.manifest.get('cache_key')!r}, not {cache_key!r}")
         if len(artifact.entries) != 1:
             raise ValueError(f"expected an artifact with one entry point, got "
                              f"{len(artifact.entries)}")
         self.record = record = artifact.entries[0]
         self.artifact_bytes = data
         self.name = record["function"]
-        self.stages = {s: artifact.text(ir_member(record["name"], s))
-                       for s in ("optimized", "loops")}
+        stages = {s: artifact.text(ir_member(record["name"], s)) for s in ("optimized", "loops")}
         if inspect.isfunction(python_function):
-            relocate(record, self.stages, source_spans(python_function, args))
+            relocate(record, stages, source_spans(python_function, args))
+        self.stages = IRText(stages)
+        self.written = record.get("written")
+        if self.written is None:   # not recorded: read the IR
+            self.written = (written_parameters(parse(stages["optimized"]))
+                            if "np.write_back" in stages["optimized"] else [])
         self.result_types = [_ir_type(r) for r in record["results"]]
         self.result_tuple = record["result_tuple"]
         self.result_structure = record.get("result_structure")
@@ -111,7 +125,6 @@ class ArtifactCompiled:
 
     @functools.cached_property
     def modules(self) -> dict:
-        from ..ir.parser import parse
         return {stage: parse(text, f"<{stage}>") for stage, text in self.stages.items()}
 
     @property

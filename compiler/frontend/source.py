@@ -7,12 +7,14 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import weakref
 
 from ..errors import CompileError
 from ..ir.core import Location
 from ..nesting import ast_depth
 
-_CACHE: dict = {}
+# Code object -> FunctionSource, while the code lives (closures made in a loop share one).
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class FunctionSource:
@@ -25,8 +27,8 @@ class FunctionSource:
     ``linecache``, so functions defined in cells compile."""
 
     def __init__(self, fn):
-        self.fn = fn
         self.file = fn.__code__.co_filename
+        self.function = fn.__code__.co_name   # not ``fn``: the cache must not keep it alive
         name = fn.__name__
         try:
             lines, start = inspect.getsourcelines(fn)
@@ -40,13 +42,14 @@ class FunctionSource:
             tree = ast.parse(text)
         except SyntaxError as e:
             raise CompileError(f"cannot parse the source code of '{name}' ({e.msg})",
-                               self.def_loc, "define the function with a 'def' statement") from None
+                               self.def_loc,
+                               "define the function with a 'def' statement") from None
         self.node = _find_definition(tree, fn, self.def_loc)
 
     @property
     def def_loc(self) -> Location:
         """The location of the definition's first line (its first decorator's)."""
-        return Location(self.file, self.first_line, 1, self.fn.__code__.co_name)
+        return Location(self.file, self.first_line, 1, self.function)
 
     @functools.cached_property
     def depth(self) -> int:
@@ -58,15 +61,18 @@ class FunctionSource:
         line = getattr(node, "lineno", 1)
         col = getattr(node, "col_offset", 0)
         return Location(self.file, self.first_line + line - 1, col + 1 + self.indent,
-                        self.fn.__code__.co_name)
+                        self.function)
 
 
 def source_of(fn) -> FunctionSource:
-    """The (cached) ``FunctionSource`` of ``fn``."""
-    key = fn.__code__, fn.__code__.co_filename   # equal code objects may be of two files
-    src = _CACHE.get(key)
+    """The ``FunctionSource`` of ``fn``, cached for as long as its code object lives."""
+    code = fn.__code__
+    by_file = _CACHE.get(code)
+    if by_file is None:
+        by_file = _CACHE[code] = {}
+    src = by_file.get(code.co_filename)   # equal code objects may be of two files
     if src is None:
-        src = _CACHE[key] = FunctionSource(fn)
+        src = by_file[code.co_filename] = FunctionSource(fn)
     return src
 
 
@@ -117,3 +123,8 @@ def _find_definition(tree: ast.Module, fn, loc: Location):
             return node
     raise CompileError(f"cannot find the definition of '{fn.__name__}' in its source", loc,
                        "define the function with a 'def' statement")
+
+
+def clear_cache() -> None:
+    """Forget every cached ``FunctionSource`` (sources are read again on the next compile)."""
+    _CACHE.clear()

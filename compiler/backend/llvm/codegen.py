@@ -16,8 +16,10 @@ from .emitter import FunctionEmitter, ModuleEmitter
 from .entry import emit_entry
 
 
-def lower_module(module: ModuleOp, name: str = "grafo") -> tuple[llvm.ModuleRef, dict]:
-    """The verified, unoptimized LLVM module of ``module`` and ``{function name: C symbol}``.
+def lower_module(module: ModuleOp, name: str = "grafo",
+                 context: llvm.ContextRef | None = None) -> tuple[llvm.ModuleRef, dict]:
+    """The verified, unoptimized LLVM module of ``module`` and ``{function name: C symbol}``,
+    parsed in ``context`` (default: LLVM's global context).
 
     Raises NotImplementedError for ops without a lowering rule (tensor-level ops), TypeError /
     ValueError for ill-typed ops, RuntimeError when LLVM's verifier rejects the result.
@@ -32,9 +34,12 @@ def lower_module(module: ModuleOp, name: str = "grafo") -> tuple[llvm.ModuleRef,
         emit_entry(mod, f, symbol)
         symbols[f.sym_name] = symbol
     text = str(mod.ll)
+    ref = None
     try:
-        ref = llvm.parse_assembly(text)
+        ref = llvm.parse_assembly(text, context)
         ref.verify()
     except RuntimeError as e:
+        if ref is not None:   # before its context goes: disposing it later would crash
+            ref.close()
         raise RuntimeError(f"LLVM rejected the generated IR: {e}\n{text}") from None
     return ref, symbols

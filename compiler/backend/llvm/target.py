@@ -41,6 +41,34 @@ def new_host_target_machine() -> llvm.TargetMachine:
         opt=3, codemodel="jitdefault", jit=True)
 
 
+class ScratchContext:
+    """A private LLVM context for the modules of one compilation (``with ScratchContext() as
+    c``), disposed on exit after the modules made in it (``parse``, ``parse_bitcode``,
+    ``keep``): LLVM's global context keeps every type, constant and metadata node it ever
+    uniqued, so modules parsed there leave memory behind when they are freed."""
+
+    def __enter__(self) -> ScratchContext:
+        self.context = llvm.create_context()
+        self._modules = []
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for ref in self._modules:   # a module must go before its context
+            ref.close()
+        self.context.close()
+
+    def keep(self, ref: llvm.ModuleRef) -> llvm.ModuleRef:
+        """Dispose ``ref`` (a module of this context) on exit; returns it."""
+        self._modules.append(ref)
+        return ref
+
+    def parse(self, text: str) -> llvm.ModuleRef:
+        return self.keep(llvm.parse_assembly(text, self.context))
+
+    def parse_bitcode(self, data: bytes) -> llvm.ModuleRef:
+        return self.keep(llvm.parse_bitcode(data, self.context))
+
+
 def triple() -> str:
     """The host's target triple, e.g. ``x86_64-unknown-linux-gnu``."""
     _initialize()
