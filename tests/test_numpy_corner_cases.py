@@ -3,6 +3,8 @@ bounds, 0-d arrays versus NumPy scalars, run-time errors of the eager code (exac
 messages), Python-scalar arithmetic that Python answers with an error, and error messages in
 NumPy's terms."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -232,3 +234,31 @@ def test_bool_array_to_a_run_time_python_int_is_a_compile_error():
         compiler.function(power_in_loop)(flags, 3)
     numbers = np.array([2, 3], np.int16)
     assert _same(compiler.function(power_in_loop)(numbers, 3), power_in_loop(numbers, 3))
+
+
+def _float_conditions(x, y):
+    return x / y, np.log(x - 1.0), np.exp(x * 1000.0)
+
+
+def test_float_conditions_give_ieee_results_without_warnings():
+    """Documented in the README: compiled code returns NumPy's inf/NaN results with no
+    RuntimeWarning and ignores np.errstate; eager mode keeps NumPy's warnings."""
+    x, y = np.array([1.0, 0.0, -1.0, 2.0]), np.array([0.0, 0.0, 1.0, 4.0])
+    with np.errstate(all="ignore"):
+        want = _float_conditions(x, y)
+    f = compiler.function(_float_conditions)
+    with warnings.catch_warnings(record=True) as seen, np.errstate(all="raise"):
+        warnings.simplefilter("always")
+        got = f(x, y)
+    assert not seen
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+    compiler.run_functions_eagerly(True)
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            f(x, y)
+    finally:
+        compiler.run_functions_eagerly(False)
+    assert {str(w.message) for w in seen} >= {"divide by zero encountered in divide",
+                                             "invalid value encountered in divide"}
