@@ -126,12 +126,13 @@ def _stage_module(fn, args, stage, pipeline):
 def compile_function(fn, args, pipeline: str | None = None, backend=None) -> CompiledFunction:
     """Compile ``fn`` for ``args`` (one IR type or ``frontend.Constant`` per parameter).
 
-    ``backend`` turns the loop-level module into a compiled module with ``entry``,
-    ``llvm_ir`` and ``asm`` (default ``backend.llvm.compile_module``, this CPU's JIT; the
-    ``aot`` package gives one per cross-compilation target); a backend with a ``prepare``
-    method rewrites the optimized tensor-level module before lowering (the CUDA backend's
-    tiled matmul). Raises CompileError for
-    unsupported code; IR invariants broken by a pass raise VerifyError (a compiler bug)."""
+    ``backend`` turns the loop-level module into a compiled module with
+    ``entry(name, input_types, result_types, written)`` (``written``: see
+    ``written_parameters``), ``llvm_ir`` and ``asm`` (default ``backend.llvm.compile_module``,
+    this CPU's JIT; the ``aot`` package gives one per cross-compilation target); a backend
+    with a ``prepare`` method rewrites the optimized tensor-level module before lowering (the
+    CUDA backend's tiled matmul). Raises CompileError for unsupported code; IR invariants
+    broken by a pass raise VerifyError (a compiler bug)."""
     with _nesting(fn):
         return _compile_function(fn, args, pipeline, backend)
 
@@ -165,7 +166,8 @@ def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
     loops = stage("loops", lambda: _verified(optimize_loops(
         lower_to_loops(prepare(optimized.clone())), pipeline, loop_pipeline)))
     native = stage("llvm", lambda: backend(loops))
-    entry = native.entry(func.sym_name, list(func.function_type.inputs), result_types)
+    entry = native.entry(func.sym_name, list(func.function_type.inputs), result_types,
+                         written_parameters(optimized))
     if getattr(native, "timings", None):
         del timings["llvm"]
         timings.update(native.timings)
@@ -184,6 +186,18 @@ def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
         entry = lambda *a: (single(*a),)  # noqa: E731 - a 1-tuple stays a tuple
     return CompiledFunction(fn.__name__, stages, timings, result_types, result_tuple, native,
                             entry, modules, structure)
+
+
+def written_parameters(module) -> list:
+    """Positions of the parameters of the tensor-level function in ``module`` whose elements
+    it writes (``np.write_back``), Variables' hidden parameters included."""
+    params, written = {}, set()
+    for op in module.walk():
+        if op.name == "func.func":
+            params = {id(a): k for k, a in enumerate(op.body.args)}
+        elif op.name == "np.write_back" and id(op.operands[0]) in params:
+            written.add(params[id(op.operands[0])])
+    return sorted(written)
 
 
 def timing_report(timings: dict) -> str:
