@@ -2,14 +2,15 @@
 
     python benches/dispatch.py [--number N] [--repeat R] [--specializations K]
 
-Cases: ``x + y`` on two 3-element float64 arrays and ``a + b`` on two NumPy float64 scalars.
-Callables timed, in one process:
+Cases: ``x + y`` on two 3-element float64 arrays, ``a + b`` on two NumPy float64 scalars, and
+``x[0] = 1.0; x + y``, which writes its parameter ``x`` (so a call also checks that ``x`` is
+writable and shares no memory with ``y``). Callables timed, in one process:
 
 - ``grafo Function``: ``@compiler.function`` (signature lookup in the specialization cache,
   then the concrete function), after ``K`` other specializations were compiled, so a cost
   that grows with the cache would show;
 - ``grafo ConcreteFunction``: ``f.get_concrete_function(...)`` called directly;
-- ``grafo fast entry``: the generated CPython entry (``ConcreteFunction._call``);
+- ``grafo fast entry``: the generated CPython entry (``CompiledFunction.callable``);
 - ``grafo ctypes entry``: the reference ctypes path (``runtime.abi.NativeFunction``);
 - ``numba njit`` (if installed) and ``numpy`` (``np.add``; for scalars the ``+`` of two NumPy
   scalars).
@@ -35,36 +36,50 @@ def add(x, y):
     return x + y
 
 
+def set_add(x, y):
+    x[0] = 1.0
+    return x + y
+
+
+def _numpy_set_add(x, y):
+    x[0] = 1.0
+    return np.add(x, y)
+
+
 def _cases(k: int) -> list:
     a, b = np.arange(3.0), np.arange(3.0) + 1
     s, t = np.float64(1.5), np.float64(2.5)
     f = compiler.function(add)
     for n in range(4, 4 + k):   # other specializations in the cache
         f(np.ones(n), np.ones(n))
+    g = compiler.function(set_add)
     rows = []
-    for label, args, np_call in (("x + y, 2 x f64[3]", (a, b), lambda: np.add(a, b)),
-                                 ("a + b, 2 x f64 scalar", (s, t), lambda: s + t)):
-        f(*args)
-        cf = f.get_concrete_function(*args)
+    for label, fn, args, np_call in (
+            ("x + y, 2 x f64[3]", f, (a, b), lambda: np.add(a, b)),
+            ("a + b, 2 x f64 scalar", f, (s, t), lambda: s + t),
+            ("x[0] = 1.0; x + y, 2 x f64[3]", g, (a, b), lambda: _numpy_set_add(a, b))):
+        fn(*args)
+        cf = fn.get_concrete_function(*args)
+        entry = cf._compiled.callable
         rows.append((label, [
-            ("grafo Function", lambda f=f, args=args: f(*args)),
+            ("grafo Function", lambda fn=fn, args=args: fn(*args)),
             ("grafo ConcreteFunction", lambda cf=cf, args=args: cf(*args)),
-            ("grafo fast entry", lambda e=cf._call, args=args: e(*args)),
-            ("grafo ctypes entry", lambda e=cf._call.__self__, args=args: e(*args)),
-            *_numba(args),
+            ("grafo fast entry", lambda e=entry, args=args: e(*args)),
+            ("grafo ctypes entry", lambda e=entry.__self__, args=args: e(*args)),
+            *_numba(fn.python_function, args),
             ("numpy", np_call),
         ]))
     return rows
 
 
-def _numba(args) -> list:
+def _numba(fn, args) -> list:
     try:
         import numba
     except ImportError:
         return []
-    nadd = numba.njit(add)
-    nadd(*args)
-    return [("numba njit", lambda: nadd(*args))]
+    jitted = numba.njit(fn)
+    jitted(*args)
+    return [("numba njit", lambda: jitted(*args))]
 
 
 def main() -> None:

@@ -25,6 +25,7 @@ from runtime import fastcall
 from runtime.abi import (
     ArraySpec,
     argument_error,
+    read_only_argument,
     scalar_text,
     subclass_error,
     value_text,
@@ -183,6 +184,9 @@ def _supported(dtype) -> bool:
 
 
 def _dtype_hint(dtype: np.dtype, name: str) -> str:
+    if not dtype.isnative and _supported(dtype.newbyteorder("=")):
+        return (f"compiled code reads native byte order: pass "
+                f"{name}.astype({name}.dtype.newbyteorder('='))")
     if dtype.kind == "c":
         return (f"pass the real and imaginary parts as two float arrays ({name}.real, "
                 f"{name}.imag) and compute with them")
@@ -229,6 +233,7 @@ def _non_constant(value):
 
 _NDARRAY, _GENERIC = np.ndarray, np.generic
 _alias_warned: weakref.WeakSet = weakref.WeakSet()   # functions warned about shared memory
+_read_only_warned: weakref.WeakSet = weakref.WeakSet()   # ... about read-only arguments
 
 
 def _written_parameters(compiled, count: int) -> list:
@@ -325,19 +330,29 @@ class ConcreteFunction:
             self._call = lambda *a: native(*a, *[v._value for v in variables])
         written = _written_parameters(compiled, len(self._runtime_positions))
         if written:
-            self._call = self._alias_checked(self._call, written)
+            self._call = self._write_checked(self._call, written)
 
-    def _alias_checked(self, native, written: list):
-        """``native`` behind a check for a written array parameter that shares memory with
-        another array argument (``f(a, a)``): compiled code may read such an argument
-        before the writes, so that call runs the Python function (NumPy's semantics)."""
+    def _write_checked(self, native, written: list):
+        """``native`` behind the checks of the written array parameters. A call where one
+        is a read-only array, or shares memory with another array argument (``f(a, a)``:
+        compiled code may read that argument after the writes) runs the Python function:
+        NumPy's semantics, its ValueError for a write into a read-only array included."""
         arrays = [k for k, i in enumerate(self._runtime_positions)
                   if isinstance(self._args[i], T.TensorType)]
         pairs = [(w, k) for w in written for k in arrays if k != w]
 
         def call(*args):
             hit = written_alias(args, pairs)
-            return native(*args) if hit is None else self._run_aliased(args, *hit)
+            if hit is not None:
+                return self._run_aliased(args, *hit)
+            try:   # the native entries test the WRITEABLE flags: nothing to pay here
+                return native(*args)
+            except ValueError:
+                # Raised before the native code runs when a written argument is read-only.
+                w = read_only_argument(args, written)
+                if w is None:
+                    raise
+            return self._run_read_only(args, w)
         return call
 
     def _run_aliased(self, args, w: int, k: int):
@@ -347,6 +362,23 @@ class ConcreteFunction:
             warnings.warn(f"{self.name}: arguments {names[w]!r} and {names[k]!r} share memory "
                           f"and {names[w]!r} is written: this call ran as Python (pass a copy "
                           f"to run compiled code)", RuntimeWarning, stacklevel=_caller_stacklevel())
+        return self._run_python(args)
+
+    def _run_read_only(self, args, w: int):
+        """The Python function, which raises NumPy's ValueError where it writes the read-only
+        argument ``w``; a call that returns (the write was not reached) warns once."""
+        out = self._run_python(args)
+        if self.python_function not in _read_only_warned:
+            _read_only_warned.add(self.python_function)
+            name = self.arg_names[w]
+            warnings.warn(f"{self.name}: argument {name!r} is a read-only array and the "
+                          f"function may write it: this call ran as Python (pass a writable "
+                          f"array to run compiled code)", RuntimeWarning,
+                          stacklevel=_caller_stacklevel())
+        return out
+
+    def _run_python(self, args):
+        """The Python function on the run-time arguments ``args`` and the constants."""
         values = [a.value if isinstance(a, Constant) else None for a in self._args]
         for i, a in zip(self._runtime_positions, args, strict=True):
             values[i] = a

@@ -47,18 +47,6 @@ class IRText(Mapping):
         return len(self._deflated)
 
 
-def written_parameters(module) -> list:
-    """Positions of the parameters of ``module``'s function whose elements it writes
-    (``np.write_back`` of a parameter in its IR)."""
-    params, written = {}, set()
-    for op in module.walk():
-        if op.name == "func.func":
-            params = {id(a): k for k, a in enumerate(op.body.args)}
-        elif op.name == "np.write_back" and id(op.operands[0]) in params:
-            written.add(params[id(op.operands[0])])
-    return sorted(written)
-
-
 @dataclass
 class CompiledFunction:
     """Everything the compiler produced for one specialization."""
@@ -168,12 +156,13 @@ def _stage_module(fn, args, stage, pipeline):
 def compile_function(fn, args, pipeline: str | None = None, backend=None) -> CompiledFunction:
     """Compile ``fn`` for ``args`` (one IR type or ``frontend.Constant`` per parameter).
 
-    ``backend`` turns the loop-level module into a compiled module with ``entry``,
-    ``llvm_ir`` and ``asm`` (default ``backend.llvm.compile_module``, this CPU's JIT; the
-    ``aot`` package gives one per cross-compilation target); a backend with a ``prepare``
-    method rewrites the optimized tensor-level module before lowering (the CUDA backend's
-    tiled matmul). Raises CompileError for
-    unsupported code; IR invariants broken by a pass raise VerifyError (a compiler bug)."""
+    ``backend`` turns the loop-level module into a compiled module with
+    ``entry(name, input_types, result_types, written)`` (``written``: see
+    ``written_parameters``), ``llvm_ir`` and ``asm`` (default ``backend.llvm.compile_module``,
+    this CPU's JIT; the ``aot`` package gives one per cross-compilation target); a backend
+    with a ``prepare`` method rewrites the optimized tensor-level module before lowering (the
+    CUDA backend's tiled matmul). Raises CompileError for unsupported code; IR invariants
+    broken by a pass raise VerifyError (a compiler bug)."""
     with _nesting(fn):
         return _compile_function(fn, args, pipeline, backend)
 
@@ -206,7 +195,8 @@ def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
     loops = stage("loops", lambda: _verified(optimize_loops(
         lower_to_loops(prepare(optimized.clone())), pipeline, loop_pipeline)))
     native = stage("llvm", lambda: backend(loops))
-    entry = native.entry(func.sym_name, list(func.function_type.inputs), result_types)
+    written = written_parameters(optimized)
+    entry = native.entry(func.sym_name, list(func.function_type.inputs), result_types, written)
     if getattr(native, "timings", None):
         del timings["llvm"]
         timings.update(native.timings)
@@ -228,7 +218,19 @@ def _compile_function(fn, args, pipeline, backend) -> CompiledFunction:
     return CompiledFunction(fn.__name__, IRText(stages), timings, result_types, result_tuple,
                             native, entry, structure, func.sym_name,
                             {"frontend": func.function_type, "loops": loop_func.function_type},
-                            keys, written_parameters(optimized))
+                            keys, written)
+
+
+def written_parameters(module) -> list:
+    """Positions of the parameters of the tensor-level function in ``module`` whose elements
+    it writes (``np.write_back``), Variables' hidden parameters included."""
+    params, written = {}, set()
+    for op in module.walk():
+        if op.name == "func.func":
+            params = {id(a): k for k, a in enumerate(op.body.args)}
+        elif op.name == "np.write_back" and id(op.operands[0]) in params:
+            written.add(params[id(op.operands[0])])
+    return sorted(written)
 
 
 def timing_report(timings: dict) -> str:

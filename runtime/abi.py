@@ -10,6 +10,13 @@ raises the exception of the k-th entry of the error table with its message forma
 ``status->params``, followed by the user's source location, from a traceback frame at that
 location (``runtime.frames``).
 
+An array parameter the function writes (``written``) must be writable, as NumPy requires of
+an assignment's destination: a read-only array (``setflags(write=False)``, ``np.broadcast_to``,
+``np.frombuffer`` of bytes, a read-only memory map) raises NumPy's ``ValueError`` before the
+call. An array that is not aligned to its itemsize is copied for the call (the generated loads
+and stores assume natural alignment) and, when written, copied back after it, also when the
+call fails, so the caller sees the writes done before the error, as with an aligned array.
+
 This module needs only NumPy and ctypes (no compiler, llvmlite or lark), so saved artifacts run
 with it alone. ctypes releases the GIL during the native call.
 """
@@ -35,6 +42,7 @@ _free.restype = None
 OUT_OF_MEMORY = -1
 ARRAY_TOO_BIG = -2
 STATUS_PARAMS = 4
+READ_ONLY = "assignment destination is read-only"   # NumPy's message for ``x[i] = v``
 
 _CTYPE = {np.dtype(t): c for t, c in (
     (np.bool_, ctypes.c_int8), (np.int8, ctypes.c_int8), (np.int16, ctypes.c_int16),
@@ -98,17 +106,19 @@ class NativeFunction:
     ``inputs``/``results``: one ``ArraySpec`` or ``ScalarSpec`` each; ``errors``: for status
     code k, ``errors[k - 1] = (exception name, str.format message, (file, line, col,
     function))``, ``function`` the Python function whose line it is ("": ``name``);
-    ``arg_names``: the parameter names of ``inputs`` (default ``arg0``, ``arg1`` ...).
+    ``arg_names``: the parameter names of ``inputs`` (default ``arg0``, ``arg1`` ...);
+    ``written``: positions of the array parameters whose buffers the code writes.
     Calling checks every argument (TypeError naming the parameter, the expected and the
     received type, see ``argument_error``; OverflowError for a scalar out of its dtype's
-    range), runs the native code and returns the result (a tuple when there are several
-    results, None when none). A failed run-time check raises its exception (IndexError ...)
-    from a traceback frame at the check's source line; MemoryError when a buffer cannot be
-    allocated.
+    range; NumPy's ``ValueError("assignment destination is read-only")`` for a read-only
+    array passed for a written parameter), runs the native code and returns the result (a
+    tuple when there are several results, None when none). A failed run-time check raises
+    its exception (IndexError ...) from a traceback frame at the check's source line;
+    MemoryError when a buffer cannot be allocated.
     """
 
     def __init__(self, address: int, inputs: list, results: list, errors: list,
-                 name: str = "<compiled>", keepalive=None, arg_names=None):
+                 name: str = "<compiled>", keepalive=None, arg_names=None, written=()):
         self.address = address
         self.name = name
         self.inputs = tuple(inputs)
@@ -120,8 +130,10 @@ class NativeFunction:
         # No argtypes: every argument is already a ctypes object of the parameter's exact C
         # type (arrays decay to pointers), which saves ctypes' per-argument from_param calls.
         self._cfunc = ctypes.CFUNCTYPE(ctypes.c_int32)(address)
-        self._convert = [_input_converter(s, name, n)
-                         for s, n in zip(self.inputs, self.arg_names, strict=True)]
+        self.written = tuple(sorted(written))
+        self._convert = [_input_converter(s, name, n, k in self.written)
+                         for k, (s, n) in enumerate(zip(self.inputs, self.arg_names,
+                                                        strict=True))]
         self._makers = [_result_maker(s) for s in self.results]
         self._nin = len(self.inputs)
 
@@ -138,6 +150,10 @@ class NativeFunction:
         slots = [make() for make in self._makers]
         status = _STATUS()
         rc = self._cfunc(*cargs, *[s[0] for s in slots], status)
+        for k in self.written:   # before raising: writes done before an error are kept
+            d = cargs[k]
+            if d._caller is not None:
+                np.copyto(d._caller, d._array)
         if rc:
             self._raise(rc, status[1:])
         seen: dict = {}
@@ -221,9 +237,11 @@ def _where(loc) -> str:
     return text
 
 
-def _input_converter(spec, fname: str, pname: str):
+def _input_converter(spec, fname: str, pname: str, written: bool = False):
     """A closure: argument -> ctypes value (checked and converted once per call); errors
-    name parameter ``pname`` of ``fname``."""
+    name parameter ``pname`` of ``fname``. For a ``written`` array the descriptor's
+    ``_caller`` is the argument when the call runs on a copy of it (to copy back), else
+    None."""
     if isinstance(spec, ScalarSpec):
         return _scalar_converter(spec, fname, pname)
     dtype, shape, rank = spec.dtype, spec.shape, len(spec.shape)
@@ -243,6 +261,9 @@ def _input_converter(spec, fname: str, pname: str):
         for k, d in static:
             if dims[k] != d:
                 raise mismatch(a)
+        caller = a
+        if written and not a.flags.writeable:
+            raise ValueError(READ_ONLY)
         if spec.contiguous and not a.flags.c_contiguous:
             a = np.ascontiguousarray(a)
         elif not a.flags.aligned:   # a stride or the address is not a multiple of itemsize
@@ -254,6 +275,8 @@ def _input_converter(spec, fname: str, pname: str):
         d = desc_t()
         d[:] = (ptr, ptr, 0, *dims, *[s // itemsize for s in a.strides])
         d._array = a   # keeps a copy alive through the call
+        if written:
+            d._caller = None if a is caller else caller
         return d
 
     return convert
@@ -319,4 +342,13 @@ def written_alias(args, pairs) -> tuple | None:
     for w, k in pairs:
         if len(args) > max(w, k) and np.may_share_memory(args[w], args[k]):
             return w, k
+    return None
+
+
+def read_only_argument(args, written) -> int | None:
+    """The first position of ``written`` whose argument in ``args`` is a read-only ndarray
+    (NumPy raises ValueError on writing into it), or None."""
+    for w in written:
+        if len(args) > w and type(args[w]) is np.ndarray and not args[w].flags.writeable:
+            return w
     return None

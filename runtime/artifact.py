@@ -259,6 +259,10 @@ def _check_manifest(m: dict) -> None:
                 raise TypeError(f"entries.{key}")
         for s in e["inputs"] + e["results"]:
             spec_of(s)
+        for k in e.get("written", []):   # positions of array inputs
+            if type(k) is not int or not 0 <= k < len(e["inputs"]) or (
+                    e["inputs"][k]["shape"] is None):
+                raise ValueError("entries.written")
         for x in e["errors"]:
             fields = (x["kind"], x["message"], x["file"], x["line"], x["col"],
                       x.get("function", ""))
@@ -349,8 +353,11 @@ class LoadedFunction:
     TypeError naming the parameter for mismatched arguments, the Python exception of a failed
     run-time check (IndexError ...) with the source location in its message and as the last
     frame of its traceback, MemoryError, and ValueError for a written array argument that
-    shares memory with another one (``f(a, a[::-1])``; the ConcreteFunction runs such a call
-    as Python instead). Module globals the function rebinds are assigned in ``namespaces``
+    shares memory with another one (``f(a, a[::-1])``) or is read-only (NumPy's
+    ``ValueError("assignment destination is read-only")``, before anything runs); the
+    ConcreteFunction runs such calls as Python instead. An unaligned written argument is
+    copied back after the call, as ``runtime.abi`` does. Module globals the function rebinds
+    are assigned in ``namespaces``
     ({module name: globals dict}) when it names their module, else in the imported module.
     """
 
@@ -373,7 +380,8 @@ class LoadedFunction:
         _remember_source(record["errors"])
         self.native = NativeFunction(address, [spec_of(s) for s in record["inputs"]],
                                      [spec_of(s) for s in record["results"]], errors,
-                                     name=self.name, keepalive=lib, arg_names=names)
+                                     name=self.name, keepalive=lib, arg_names=names,
+                                     written=record.get("written", []))
         self._run = self.native if not keys else _bind_globals(
             self.native, keys, len(record["results"]) - len(keys), namespaces or {})
         arrays = [k for k, i in enumerate(record["inputs"][:len(self.arg_names)])

@@ -528,3 +528,17 @@ def test_loaded_artifact_refuses_a_written_argument_aliasing_another(tmp_path):
         loaded(x, x[::-1])
     np.testing.assert_array_equal(x, before)
     assert loaded.record["written"] == [0]
+
+
+@pytest.mark.parametrize("written", [[1.0], [2], [-1], ["0"]])
+def test_malformed_written_positions(tmp_path, written):
+    """``written`` must name array inputs: the loader checks the flags of those arguments
+    and copies them back."""
+    from aot_functions import shift_into
+    path = tmp_path / "shift.grafo"
+    compiler.compile(shift_into, "f64[?], f64[?]").save(path)
+    runtime.load(path)
+    bad = rewrite(path, tmp_path / "w.grafo",
+                  edit_manifest=lambda m: m["entries"][0].update(written=written), resign=True)
+    with pytest.raises(runtime.CorruptArtifactError, match="malformed manifest"):
+        runtime.load(bad)

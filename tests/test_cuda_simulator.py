@@ -132,6 +132,27 @@ def test_numpy_arguments_copy_back_only_when_written(sim):
     compiler.compile(ew, "f32[?], f32[?]", target="cuda")(x, x)
 
 
+def both_scaled(a, b, k):
+    a[:] = a * k
+    b[:] = b * k
+
+
+def test_read_only_written_arguments_raise_before_anything_runs(sim):
+    """NumPy's error, with nothing launched or copied back; the ConcreteFunction gets it from
+    the Python function (writing ``a`` once before it fails on ``b``, as NumPy does)."""
+    cf = compiler.compile(both_scaled, "f32[?], f32[?], f32", target="cuda")
+    a, b = np.ones(4, np.float32), np.ones(4, np.float32)
+    b.flags.writeable = False
+    sim.events.clear()
+    with pytest.raises(ValueError, match="^assignment destination is read-only$"):
+        cf._compiled.callable(a, b, np.float32(2.0))
+    assert sim.launches("") == [] and sim.copies("HtoD") == []
+    with pytest.raises(ValueError, match="^assignment destination is read-only$"):
+        cf(a, b, np.float32(2.0))
+    np.testing.assert_array_equal(a, 2.0)
+    np.testing.assert_array_equal(b, 1.0)
+
+
 def test_arguments_are_checked_like_the_cpu_path():
     cf = compiler.compile(ew, "f32[?], f32[?]", target="cuda")
     a = np.linspace(0.0, 1.0, 10)

@@ -48,7 +48,7 @@ class CrossModule:
         """The target's assembly of the optimized module."""
         return target_machine(self.target).emit_assembly(llvm.parse_assembly(self.llvm_ir))
 
-    def entry(self, name: str, input_types=None, result_types=None):
+    def entry(self, name: str, input_types=None, result_types=None, written=()):
         """A callable that raises RuntimeError: code for another target does not run here."""
         return not_runnable(name, self.target)
 

@@ -1,7 +1,8 @@
 """``GPUFunction``: the callable of a CUDA-compiled function.
 
 Arguments exposing ``__cuda_array_interface__`` are used in place; NumPy arrays are copied to
-the device and, when the function writes into them, copied back. Results are NumPy arrays
+the device and, when the function writes into them, copied back (a read-only one raises
+NumPy's ValueError before anything runs, as on the CPU). Results are NumPy arrays
 when every array argument was a NumPy array, DeviceArrays otherwise; scalars are NumPy
 scalars. Raises RuntimeError("no CUDA device: ...") without a GPU.
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abi import argument_error, check_error
+from ..abi import READ_ONLY, argument_error, check_error
 from ..frames import raise_at
 from . import driver
 from .memory import to_device
@@ -64,6 +65,8 @@ class GPUFunction:
         for i, (a, (dt, shape)) in enumerate(zip(args, self.inputs, strict=True)):
             if shape is not None:
                 self._check_array(i, a, dt, shape)
+                if i in self.written and isinstance(a, np.ndarray) and not a.flags.writeable:
+                    raise ValueError(READ_ONLY)
         rt = driver.get(self.module.target.device)
         functions = self.module.functions(rt)
         on_host = all(not hasattr(a, "__cuda_array_interface__") for a in args)

@@ -105,12 +105,16 @@ class CompiledModule:
             raise KeyError(f"no function @{name} in this module "
                            f"(has: {', '.join(self.addresses)})") from None
 
-    def entry(self, name: str, input_types=None, result_types=None, fast: bool = True):
+    def entry(self, name: str, input_types=None, result_types=None, written=(),
+              fast: bool = True):
         """A Python callable for ``func.func @name``.
 
         ``input_types``/``result_types`` are the tensor-level types of the function (tensors,
         unsigned and weak scalars) that fix the NumPy dtypes and Python scalar kinds; by
-        default the loop-level types are used (signless integers read as signed). With
+        default the loop-level types are used (signless integers read as signed).
+        ``written``: positions of the array parameters whose buffers the function writes
+        (``np.write_back``): the callable raises NumPy's ValueError for a read-only array
+        there, and copies an unaligned one back after the call. With
         ``fast`` (and ``runtime.fastcall.LAYOUT`` available) it is a builtin function running
         a generated CPython entry (``pyentry.py``) whose ``__self__`` is the reference
         ``runtime.abi.NativeFunction``; otherwise it is that ``NativeFunction``. Both take the
@@ -119,11 +123,12 @@ class CompiledModule:
         """
         reference = native_function(self.address(name), self._types[name], input_types,
                                     result_types, self.errors, name=name, keepalive=self,
-                                    arg_names=self._arg_names[name])
+                                    arg_names=self._arg_names[name], written=written)
         if not fast or fastcall.LAYOUT is None:
             return reference
         module = emit_py_entry(self.symbols[name], reference.address, self._types[name],
-                               list(reference.inputs), list(reference.results), fastcall.LAYOUT)
+                               list(reference.inputs), list(reference.results), fastcall.LAYOUT,
+                               reference.written)
         t0 = time.perf_counter()
         with ScratchContext() as scratch:
             ref = scratch.parse(str(module))

@@ -6,10 +6,12 @@ and calls the C entry by address, so saved artifacts never contain it). It
 
 1. checks each argument on its object struct: an array must be exactly ``numpy.ndarray`` with
    the canonical descriptor of the expected dtype (native byte order), the rank, the static
-   dims, the ALIGNED flag (and C_CONTIGUOUS where the code assumes row-major layout); a scalar
+   dims, the ALIGNED flag (and C_CONTIGUOUS where the code assumes row-major layout, WRITEABLE
+   where it writes the array: the same flag test, so read-only parameters cost nothing); a scalar
    must be a ``float``/``int``/``bool`` or the NumPy scalar of the expected dtype whose value
    fits. Anything else, and keyword arguments, go to ``self`` (the ``runtime.abi``
-   ``NativeFunction`` of the same entry), which converts, copies or raises the TypeError;
+   ``NativeFunction`` of the same entry), which converts, copies (and copies back) or raises
+   the TypeError or NumPy's read-only ValueError;
 2. builds the memref descriptors on the stack and calls the C entry without the GIL;
 3. on a non-zero status calls ``runtime.abi.raise_status(self, code, *params)``, which raises;
 4. wraps results: a result buffer becomes a NumPy array (``PyArray_NewFromDescr`` on the
@@ -138,13 +140,14 @@ class _PyEntry:
         return phi
 
     # -- arguments ------------------------------------------------------------------------
-    def array_argument(self, obj, spec: ArraySpec, rank: int):
+    def array_argument(self, obj, spec: ArraySpec, rank: int, written: bool):
         L, b = self.layout, self.b
         self.require(self.is_(self.load(obj, 8, PTR), L.array_type))
         self.require(self.is_(self.load(obj, L.array_descr, PTR), L.descrs[spec.dtype]))
         self.require(b.icmp_unsigned("==", self.load(obj, L.array_nd, I32),
                                      ir.Constant(I32, rank)))
-        need = ALIGNED | (C_CONTIGUOUS if spec.contiguous else 0)
+        need = (ALIGNED | (C_CONTIGUOUS if spec.contiguous else 0)
+                | (WRITEABLE if written else 0))
         flags = b.and_(self.load(obj, L.array_flags, I32), ir.Constant(I32, need))
         self.require(b.icmp_unsigned("==", flags, ir.Constant(I32, need)))
         data = self.load(obj, L.array_data, PTR)
@@ -219,10 +222,11 @@ class _PyEntry:
 
 
 def emit_py_entry(name: str, address: int, ftype: T.FunctionType, ins: list, outs: list,
-                  layout: Layout) -> ir.Module:
+                  layout: Layout, written=()) -> ir.Module:
     """The LLVM module defining ``ptr @"<name>.py"(self, args, nargs, kwnames)`` for the C
     entry at ``address`` of a loop-level function of type ``ftype`` whose parameters and
-    results are described by the ``runtime.abi`` specs ``ins``/``outs``."""
+    results are described by the ``runtime.abi`` specs ``ins``/``outs``; ``written``: the
+    positions of the array parameters the function writes."""
     _register(layout)
     m = _new_module(f"{name}.py")
     e = _PyEntry(m, layout, f"{name}.py")
@@ -236,7 +240,7 @@ def emit_py_entry(name: str, address: int, ftype: T.FunctionType, ins: list, out
     for i, (t, spec) in enumerate(zip(ftype.inputs, ins, strict=True)):
         obj = b.load(b.gep(e.args, [ir.Constant(I64, i)], source_etype=PTR), typ=PTR)
         if isinstance(spec, ArraySpec):
-            cargs.append(e.array_argument(obj, spec, t.rank))
+            cargs.append(e.array_argument(obj, spec, t.rank, i in written))
         else:
             cargs.append(e.scalar_argument(obj, spec, abi_param(t)))
     slots = [e.alloca(descriptor(t.rank) if isinstance(t, T.MemRefType) else storage(t))

@@ -29,10 +29,11 @@ def parameter_names(func) -> list:
 
 
 def native_function(address: int, ftype: T.FunctionType, input_types, result_types,
-                    errors, name: str, keepalive=None, arg_names=None) -> NativeFunction:
+                    errors, name: str, keepalive=None, arg_names=None,
+                    written=()) -> NativeFunction:
     """A ``NativeFunction`` for the C entry at ``address`` of a function of type ``ftype``;
     ``errors`` is the error table (``errors.error_table``), ``arg_names`` the parameter
-    names errors show."""
+    names errors show, ``written`` the positions of the array parameters it writes."""
     input_types = input_types or [None] * len(ftype.inputs)
     result_types = result_types or [None] * len(ftype.results)
     ins = [spec(t, s) for t, s in zip(ftype.inputs, input_types, strict=True)]
@@ -40,4 +41,4 @@ def native_function(address: int, ftype: T.FunctionType, input_types, result_typ
     table = [(kind, message, (loc.file, loc.line, loc.col, loc.function))
              for kind, message, loc in errors]
     return NativeFunction(address, ins, outs, table, name=name, keepalive=keepalive,
-                          arg_names=arg_names)
+                          arg_names=arg_names, written=written)

@@ -28,7 +28,7 @@ from . import kernels as K
 from . import matmul as MM
 from . import rows as RW
 from . import simulate as SIM
-from .host import HostProgram, written_arguments
+from .host import HostProgram
 from .partition import Partition
 from .target import arch as resolve_arch
 from .target import libdevice_path, optimize, target_machine
@@ -93,8 +93,10 @@ class PTXModule:
         self._module = module
         self._loaded = weakref.WeakKeyDictionary()
 
-    def entry(self, name: str, input_types=None, result_types=None):
-        """A callable running function ``name`` on the GPU (see ``runtime.cuda.launcher``)."""
+    def entry(self, name: str, input_types=None, result_types=None, written=()):
+        """A callable running function ``name`` on the GPU (see ``runtime.cuda.launcher``);
+        ``written``: positions of the array arguments it writes, copied back to NumPy
+        arguments."""
         func = self._module.lookup(name)
         program = HostProgram(self._module, func, self.partitions[name], self.errors)
         from runtime.cuda.launcher import GPUFunction
@@ -102,7 +104,7 @@ class PTXModule:
         results = result_types or list(func.function_type.results)
         return GPUFunction(self, program, [_spec(t) for t in inputs],
                            [_dtype(t) for t in results], [_is_array(t) for t in results],
-                           written_arguments(func))
+                           written)
 
     def functions(self, rt) -> dict:
         """The kernels loaded by Runtime ``rt``: ``{name: CUfunction}`` (loaded once per

@@ -195,36 +195,6 @@ class HostProgram:
                                self.func.sym_name)
 
 
-def written_arguments(func) -> set:
-    """Indices of ``func``'s memref arguments that a ``memref.store`` writes, followed through
-    the iteration arguments of ``scf.for`` and ``scf.while`` loops."""
-    args = list(func.body.args)
-    out = set()
-    for op in func.walk():
-        if op.name != "memref.store":
-            continue
-        v = op.operands[1]
-        while v not in args:
-            origin = _loop_origin(v)
-            if origin is None:
-                break
-            v = origin
-        else:
-            out.add(args.index(v))
-    return out
-
-
-def _loop_origin(v):
-    """The value a loop's iteration argument ``v`` starts from, or None."""
-    block = getattr(v, "block", None)
-    op = block.parent_op() if block is not None else None
-    if op is not None and op.name == "scf.for" and v.index > 0:
-        return op.iter_inits[v.index - 1]
-    if op is not None and op.name == "scf.while" and block is op.regions[0].blocks[0]:
-        return op.operands[v.index]
-    return None
-
-
 def _all(op):
     from .partition import nested
     return nested(op)
