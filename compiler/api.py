@@ -283,6 +283,16 @@ def _caller_stacklevel() -> int:
     return level
 
 
+def _buffers_as_arrays(args, kwargs) -> tuple:
+    """``args`` and ``kwargs`` with each ``memoryview`` replaced by ``np.asarray`` of it: an
+    array sharing its buffer (read-only when it is), as NumPy code sees it."""
+    if memoryview in map(type, args):
+        args = tuple(np.asarray(a) if type(a) is memoryview else a for a in args)
+    if memoryview in map(type, kwargs.values()):
+        kwargs = {k: np.asarray(v) if type(v) is memoryview else v for k, v in kwargs.items()}
+    return args, kwargs
+
+
 def _dispatch_key(args) -> tuple:
     """A flat key that identifies the specialization of ``args`` without building IR types:
     two items per argument, dtype and shape of an array, type and None for a NumPy scalar
@@ -380,7 +390,7 @@ class ConcreteFunction:
     def _run_python(self, args):
         """The Python function on the run-time arguments ``args`` and the constants."""
         values = [a.value if isinstance(a, Constant) else None for a in self._args]
-        for i, a in zip(self._runtime_positions, args, strict=True):
+        for i, a in zip(self._runtime_positions, _buffers_as_arrays(args, {})[0], strict=True):
             values[i] = a
         return self.python_function(*values)
 
@@ -724,7 +734,7 @@ class Function:
         if not kwargs and not _eager:
             try:
                 call, self._entry = self._dispatch[_dispatch_key(args)]
-            except (KeyError, TypeError):  # a miss, or an unhashable Python argument
+            except (KeyError, TypeError, ValueError):  # a miss, an unhashable argument
                 pass
             else:
                 return call(*args)
@@ -736,6 +746,7 @@ class Function:
     def _call_general(self, args, kwargs):
         if _eager:
             return self.python_function(*args, **kwargs)
+        args, kwargs = _buffers_as_arrays(args, kwargs)
         if self._input_signature is not None:
             return self._call_pinned(self._bind(args, kwargs))
         key = None

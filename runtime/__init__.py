@@ -1,13 +1,16 @@
 """grafo's runtime: runs compiled code with NumPy and ctypes only (no compiler, llvmlite or
-lark). ``load(path)`` opens an ahead-of-time artifact (see ``artifact.py``); ``abi.py`` is the
-calling convention of native entry points."""
+lark). ``load(path)`` opens an ahead-of-time artifact (see ``artifact.py``, and ``manifest.py``
+for the schema its manifest is checked against); ``abi.py`` is the calling convention of
+native entry points."""
 
 from .artifact import (
     ArtifactError,
     ChecksumError,
     CorruptArtifactError,
     FormatVersionError,
+    InvalidManifestError,
     Library,
+    LibraryMismatchError,
     LoadedFunction,
     MissingCPUFeaturesError,
     NotAnArtifactError,
@@ -17,5 +20,6 @@ from .artifact import (
 )
 
 __all__ = ["ArtifactError", "ChecksumError", "CorruptArtifactError", "FormatVersionError",
-           "Library", "LoadedFunction", "MissingCPUFeaturesError", "NotAnArtifactError",
-           "NotLinkedError", "TargetMismatchError", "load"]
+           "InvalidManifestError", "Library", "LibraryMismatchError", "LoadedFunction",
+           "MissingCPUFeaturesError", "NotAnArtifactError", "NotLinkedError",
+           "TargetMismatchError", "load"]

@@ -253,6 +253,8 @@ def _input_converter(spec, fname: str, pname: str, written: bool = False):
         return argument_error(fname, pname, str(spec), value_text(a))
 
     def convert(a):
+        if type(a) is memoryview:   # NumPy's view of the buffer: the same checks, writes go in
+            a = np.asarray(a)
         if not isinstance(a, np.ndarray) or a.dtype != dtype or a.ndim != rank:
             raise mismatch(a)
         if type(a) is not np.ndarray:
@@ -292,6 +294,8 @@ def _scalar_converter(spec: ScalarSpec, fname: str, pname: str):
     ctype = _CTYPE[dtype]
 
     def convert(v):
+        if type(v) is memoryview:
+            v = np.asarray(v)
         if isinstance(v, np.ndarray) and v.ndim == 0:
             v = v[()]
         if not isinstance(v, accepted):

@@ -14,8 +14,11 @@ An artifact is a zip file with fixed member names:
 - ``ir/<entry>.optimized.mlir``, ``ir/<entry>.loops.mlir``, ``llvm/<entry>.ll``: IR text.
 
 ``load`` needs only NumPy, ctypes and this package. Every problem with a file raises a subclass
-of ``ArtifactError`` naming it; nothing in a damaged file can crash the process before the
-checks pass (the shared library is opened last).
+of ``ArtifactError`` naming it. The checksum is no signature: a manifest edited after the
+fact, with the checksum recomputed, must not be trusted either, so every field is checked
+against the schema of ``manifest.py`` (dtypes, ranks, symbols, error tables ...), and the
+library against the manifest (``Artifact.check_library``: its exported ``grafo_*`` symbols,
+ABI version and interface digest, read from its bytes) before the dynamic loader opens it.
 """
 
 from __future__ import annotations
@@ -35,27 +38,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import cpu, parallel
+from . import cpu, elf, parallel
 from .abi import ArraySpec, NativeFunction, ScalarSpec, written_alias
+from .manifest import (
+    ABI_SYMBOL,
+    ABI_VERSION,
+    FORMAT,
+    FORMAT_VERSION,
+    HEADER,
+    INTERFACE_SYMBOL,
+    MANIFEST,
+    SHARED_LIBRARY,
+    SYMBOL_PREFIX,
+    SchemaError,
+    interface_digest,
+    library_symbols,
+    validate,
+)
 from .results import bind_globals, namespace, packer
 
-FORMAT = "grafo-artifact"
-FORMAT_VERSION = 2
-MANIFEST = "manifest.json"
-HEADER = "include/grafo.h"
-SHARED_LIBRARY = "lib/libgrafo.so"
-OBJECT = "lib/grafo.o"
 _dlclose = getattr(_ctypes, "dlclose", None)   # POSIX only
-
-
-def ir_member(entry: str, stage: str) -> str:
-    """The member holding the IR text of ``entry`` after ``stage`` ("optimized", "loops")."""
-    return f"ir/{entry}.{stage}.mlir"
-
-
-def llvm_member(entry: str) -> str:
-    """The member holding the optimized LLVM IR of ``entry``."""
-    return f"llvm/{entry}.ll"
 
 
 class ArtifactError(Exception):
@@ -72,6 +74,17 @@ class CorruptArtifactError(ArtifactError):
 
 class ChecksumError(CorruptArtifactError):
     """The manifest or payload does not match the SHA-256 recorded in the manifest."""
+
+
+class InvalidManifestError(CorruptArtifactError):
+    """A manifest field holds a value this runtime does not support or one that contradicts
+    another field (see ``runtime.manifest``): a manifest edited after it was written."""
+
+
+class LibraryMismatchError(CorruptArtifactError):
+    """The shared library does not match its manifest: it is not an ELF shared library for
+    this architecture, exports other ``grafo_*`` symbols, or was built for another ABI
+    version or another interface (dtypes, shapes, results) than the manifest describes."""
 
 
 class FormatVersionError(ArtifactError):
@@ -168,20 +181,60 @@ class Artifact:
                 f"{', '.join(missing)}, which this CPU lacks; compile it for this machine "
                 f"(target 'cpu') or for a lower CPU level such as 'x86-64-v2'")
 
+    def check_library(self, data: bytes) -> None:
+        """Raise LibraryMismatchError unless ``data`` is an ELF shared library for this
+        machine whose exported ``grafo_*`` symbols are exactly those of the manifest
+        (``runtime.manifest.library_symbols``, of their kinds and sizes), holding
+        ``ABI_VERSION`` and the manifest's ``interface_digest``. Nothing is loaded."""
+        where = f"{self.source}: {SHARED_LIBRARY}"
+        try:
+            image = elf.Library(data)
+            machine = elf.MACHINES.get(cpu.host_arch())
+            if machine is not None and image.machine != machine:
+                raise elf.ElfError(f"ELF machine {image.machine}, not {cpu.host_arch()}'s")
+            wanted = {s.name: s for s in library_symbols(self.manifest)}
+            extra = sorted(n for n in image.symbols
+                           if n.startswith(SYMBOL_PREFIX) and n not in wanted)
+            if extra:
+                raise LibraryMismatchError(f"{where} exports {', '.join(extra)}, which the "
+                                           f"manifest does not list")
+            for s in wanted.values():
+                got = image.symbols.get(s.name)
+                if got is None or got.kind != s.kind or s.kind == "object" and (
+                        got.size != s.size or got.writable != s.writable):
+                    raise LibraryMismatchError(
+                        f"{where} does not define {s.name} as its manifest says (a "
+                        f"{'writable ' if s.writable else ''}{s.kind}"
+                        f"{f' of {s.size} bytes' if s.size else ''})")
+            abi = image.read_int(image.symbols[ABI_SYMBOL])
+            if abi != ABI_VERSION:
+                raise LibraryMismatchError(f"{where} was built for ABI version {abi}; this "
+                                           f"runtime calls version {ABI_VERSION}")
+            interface = image.read(image.symbols[INTERFACE_SYMBOL])
+            if interface != interface_digest(self.manifest).encode() + b"\0":
+                raise LibraryMismatchError(
+                    f"{where} was built for other entry points than its manifest describes "
+                    f"(the interface SHA-256 differs): the manifest was edited")
+        except elf.ElfError as e:
+            raise LibraryMismatchError(f"{where} is not a shared library for this machine "
+                                       f"({e})") from None
+
     def open_library(self, namespaces: Mapping | None = None) -> Library:
         """Check the target, load the shared library and return its entry points.
 
         ``namespaces`` ({module name: globals dict}) are where entry points rebind module
         globals; other modules are imported. Raises TargetMismatchError,
-        MissingCPUFeaturesError, NotLinkedError, or ArtifactError when the dynamic loader
-        rejects the library."""
+        MissingCPUFeaturesError, NotLinkedError, LibraryMismatchError (see
+        ``check_library``), or ArtifactError when the dynamic loader rejects the library."""
         self.check_target()
         native = self.manifest["native"]
         if native["kind"] != "shared_library":
             raise NotLinkedError(
                 f"{self.source}: holds a relocatable object ({native['member']}), not a "
                 f"shared library: {native.get('note', 'link it with cc -shared')}")
-        lib = _dlopen(self.members[native["member"]], self.source)
+        data = self.members[native["member"]]
+        self.check_library(data)
+        lib = _dlopen(data, self.source)
         try:
             if native.get("threads_symbol"):
                 parallel.bind(ctypes.addressof(ctypes.c_void_p.in_dll(
@@ -197,8 +250,9 @@ def read(source) -> Artifact:
     """Read and validate an artifact from a path or from its bytes; no code is loaded.
 
     Raises NotAnArtifactError, CorruptArtifactError (truncated file, damaged member,
-    malformed manifest), ChecksumError or FormatVersionError; OSError when the file cannot
-    be read."""
+    malformed manifest), ChecksumError, FormatVersionError, or InvalidManifestError for a
+    manifest that does not fit ``runtime.manifest``'s schema (an unsupported dtype, rank,
+    symbol, error kind ...); OSError when the file cannot be read."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         data, where = bytes(source), "<bytes>"
     else:
@@ -219,7 +273,7 @@ def read(source) -> Artifact:
         raise CorruptArtifactError(f"{where}: truncated or damaged artifact ({e})") from None
     try:
         manifest = json.loads(members[MANIFEST])
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise CorruptArtifactError(f"{where}: malformed manifest ({e})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise NotAnArtifactError(f"{where}: not a grafo artifact (manifest format is not "
@@ -229,46 +283,22 @@ def read(source) -> Artifact:
         raise FormatVersionError(
             f"{where}: artifact format version {version!r} is not supported (this runtime "
             f"reads version {FORMAT_VERSION}); save it again with a matching grafo")
-    try:
-        expected = manifest["payload"]["sha256"]
-        listed = set(manifest["payload"]["members"])
-        _check_manifest(manifest)
-    except (KeyError, TypeError, ValueError) as e:
-        raise CorruptArtifactError(f"{where}: malformed manifest (bad field {e})") from None
-    if listed != set(members) - {MANIFEST}:
+    payload = manifest.get("payload")
+    if not (isinstance(payload, dict) and isinstance(payload.get("sha256"), str)
+            and isinstance(payload.get("members"), list)
+            and all(isinstance(n, str) for n in payload["members"])):
+        raise CorruptArtifactError(f"{where}: malformed manifest (no payload member list and "
+                                   f"SHA-256)")
+    if set(payload["members"]) != set(members) - {MANIFEST}:
         raise ChecksumError(f"{where}: payload members differ from the manifest's list")
-    if payload_digest(members, manifest) != expected:
+    if payload_digest(members, manifest) != payload["sha256"]:
         raise ChecksumError(f"{where}: manifest or payload checksum mismatch (SHA-256 differs "
                             f"from the manifest's): the file is corrupt")
+    try:
+        validate(manifest)
+    except SchemaError as e:
+        raise InvalidManifestError(f"{where}: invalid manifest: {e}") from None
     return Artifact(manifest, members, where)
-
-
-def _check_manifest(m: dict) -> None:
-    """Raise KeyError/TypeError/ValueError when a field ``load`` relies on is malformed."""
-    t = m["target"]
-    for key in ("name", "triple", "cpu"):
-        if not isinstance(t[key], str):
-            raise TypeError(f"target.{key}")
-    if not all(isinstance(f, str) for f in t["features"]):
-        raise TypeError("target.features")
-    if m["native"]["member"] not in (SHARED_LIBRARY, OBJECT):
-        raise ValueError("native.member")
-    for e in m["entries"]:
-        for key in ("name", "symbol", "function"):
-            if not isinstance(e[key], str):
-                raise TypeError(f"entries.{key}")
-        for s in e["inputs"] + e["results"]:
-            spec_of(s)
-        for k in e.get("written", []):   # positions of array inputs
-            if type(k) is not int or not 0 <= k < len(e["inputs"]) or (
-                    e["inputs"][k]["shape"] is None):
-                raise ValueError("entries.written")
-        for x in e["errors"]:
-            fields = (x["kind"], x["message"], x["file"], x["line"], x["col"],
-                      x.get("function", ""))
-            kinds = (str, str, str, int, int, str)
-            if not all(isinstance(v, t) for v, t in zip(fields, kinds, strict=True)):
-                raise TypeError("entries.errors")
 
 
 def constant_record(value):
@@ -479,7 +509,9 @@ def load(source) -> LoadedFunction | Library:
     (a mapping by entry name) when it has several.
 
     Raises the ``ArtifactError`` subclass naming the problem: NotAnArtifactError,
-    CorruptArtifactError, ChecksumError, FormatVersionError, TargetMismatchError (another
-    architecture), MissingCPUFeaturesError, NotLinkedError (object file only)."""
+    CorruptArtifactError, ChecksumError, FormatVersionError, InvalidManifestError (a field
+    outside ``runtime.manifest``'s schema), TargetMismatchError (another architecture),
+    MissingCPUFeaturesError, NotLinkedError (object file only), LibraryMismatchError (the
+    library's symbols, ABI version or interface differ from the manifest's)."""
     lib = read(source).open_library()
     return next(iter(lib.values())) if len(lib) == 1 else lib

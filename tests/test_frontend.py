@@ -218,6 +218,22 @@ def test_mutual_recursion_is_a_compile_error():
     assert_error_at(err, _pong, "_ping(x)", "recursion of '_ping' deeper than 32 levels")
 
 
+def _countdown(x, n):
+    if n == 0:
+        return x
+    return _countdown(x + 1, n - 1)
+
+
+def test_recursion_inlines_up_to_32_levels():
+    """32 calls of a function active at once compile (the README's limit); a 33rd is a
+    CompileError naming the limit, also when the base case is decided at compile time."""
+    check(_countdown, X, 31)
+    err = compile_error(_countdown, X, 32)
+    assert_error_at(err, _countdown, "_countdown(x + 1, n - 1)",
+                    "recursion of '_countdown' deeper than 32 levels, the most grafo inlines",
+                    "at most 32 calls deep")
+
+
 def test_lambda_is_converted():
     f = lambda x: x * 2  # noqa: E731
     check(f, X)

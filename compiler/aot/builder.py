@@ -10,25 +10,29 @@ import os
 import re
 import tempfile
 
-from runtime.artifact import (
+from runtime.artifact import constant_record, payload_digest, write_bytes
+from runtime.manifest import (
+    ABI_SYMBOL,
+    ABI_VERSION,
     FORMAT,
     FORMAT_VERSION,
     HEADER,
+    INTERFACE_SYMBOL,
     MANIFEST,
     OBJECT,
     SHARED_LIBRARY,
-    constant_record,
+    THREADS_SYMBOL,
+    interface_digest,
     ir_member,
     llvm_member,
-    payload_digest,
-    write_bytes,
+    validate,
 )
 
 from ..api import _written_parameters
 from ..backend.llvm.signature import spec
 from ..frontend import Constant
 from .header import header
-from .native import THREADS_SYMBOL, link_command, object_code, shared_library
+from .native import link_command, object_code, shared_library
 from .sources import portable_ir, portable_path, portable_record, source_spans
 from .targets import host
 
@@ -93,14 +97,19 @@ def target_of(cf):
     return getattr(cf._compiled.native, "target", None) or host()
 
 
+# Entry names whose symbols are the library's own data (``runtime.manifest.LIBRARY_DATA``).
+_RESERVED = {s[len("grafo_"):] for s in (ABI_SYMBOL, INTERFACE_SYMBOL, THREADS_SYMBOL)}
+
+
 def _named(functions) -> list:
-    """[(entry name, ConcreteFunction)]: dict keys, or function names made unique."""
+    """[(entry name, ConcreteFunction)]: dict keys, or function names made unique (a name
+    reserved for the library's data, ``threads``, gets a suffix as a second one would)."""
     if isinstance(functions, dict):
         named = list(functions.items())
     else:
         if not isinstance(functions, (list, tuple)):
             functions = [functions]
-        named, seen = [], {}
+        named, seen = [], dict.fromkeys(_RESERVED, 1)
         for cf in functions:
             n = seen[cf.name] = seen.get(cf.name, 0) + 1
             named.append((cf.name if n == 1 else f"{cf.name}_{n}", cf))
@@ -113,6 +122,10 @@ def _named(functions) -> list:
                              f"{{'name': concrete_function}} with ASCII identifier names")
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate entry names in {names}")
+    for n in names:
+        if n in _RESERVED:
+            raise ValueError(f"entry name {n!r} is reserved: its symbol grafo_{n} is the "
+                             f"library's own; save the function under another name")
     return named
 
 
@@ -121,9 +134,11 @@ def build(functions, cache_key: str | None = None) -> bytes:
     {entry name: ConcreteFunction}); all must be compiled for one target. ``cache_key``:
     the disk cache's key of the entry (``compiler/cache.py``), recorded in the manifest.
 
-    Raises ValueError for mixed targets, a ``cpu_model`` target or invalid entry names,
-    TypeError for a function that uses a ``compiler.Variable``, RuntimeError when linking
-    the shared library fails."""
+    Raises ValueError for mixed targets, a ``cpu_model`` target, invalid or reserved entry
+    names, or a manifest that ``runtime.manifest.validate`` would refuse (SchemaError: a
+    function the loader could not call, such as one of more than 1023 arguments and
+    results), TypeError for a function that uses a ``compiler.Variable``, RuntimeError when
+    linking the shared library fails."""
     from .. import __version__
     named = _named(functions)
     target = target_of(named[0][1])
@@ -147,7 +162,10 @@ def build(functions, cache_key: str | None = None) -> bytes:
             members[ir_member(name, stage)] = portable_ir(cf.ir_stages[stage]).encode()
         members[llvm_member(name)] = cf.llvm_ir.encode()
         modules.append((cf.llvm_ir, record["llvm_function"], record["symbol"]))
-    obj, threads = object_code(modules, target)
+    # The form ``read`` sees (lists, not tuples), whose interface the library records.
+    interface = interface_digest(json.loads(json.dumps(
+        {"target": target.manifest(), "entries": entries})))
+    obj, threads = object_code(modules, target, interface)
     library = shared_library(obj, target)
     if library is not None:
         native = {"kind": "shared_library", "member": SHARED_LIBRARY}
@@ -157,7 +175,7 @@ def build(functions, cache_key: str | None = None) -> bytes:
                   "note": f"no linker for {target.triple} was found when saving; link it "
                           f"with: {link_command(target)}"}
         members[OBJECT] = obj
-    native["threads_symbol"] = THREADS_SYMBOL if threads else None
+    native.update(abi_version=ABI_VERSION, threads_symbol=THREADS_SYMBOL if threads else None)
     manifest = {"format": FORMAT, "format_version": FORMAT_VERSION,
                 "grafo_version": __version__, "target": target.manifest(), "native": native,
                 "header": HEADER, "entries": entries}
@@ -167,6 +185,7 @@ def build(functions, cache_key: str | None = None) -> bytes:
     manifest["payload"] = {"members": sorted(members)}
     manifest = json.loads(json.dumps(manifest))   # the form ``read`` sees
     manifest["payload"]["sha256"] = payload_digest(members, manifest)
+    validate(manifest)
     members[MANIFEST] = json.dumps(manifest, indent=1).encode()
     return write_bytes(members)
 

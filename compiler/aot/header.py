@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from runtime.manifest import ABI_SYMBOL, ABI_VERSION, INTERFACE_SYMBOL, interface_digest
+
 _C_SCALAR = {"bool": "int8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
              "int64": "int64_t", "uint8": "uint8_t", "uint16": "uint16_t",
              "uint32": "uint32_t", "uint64": "uint64_t", "float32": "float",
@@ -34,6 +36,13 @@ extern "C" {{
 
 #define GRAFO_OUT_OF_MEMORY (-1)
 #define GRAFO_ARRAY_TOO_BIG (-2)
+
+/* What this header was generated for; the library holds the same values, so a program can
+   check that it runs with the library it was compiled against. */
+#define GRAFO_ABI_VERSION {abi}
+#define GRAFO_INTERFACE_SHA256 "{interface}"
+extern const int32_t {abi_symbol};
+extern const char {interface_symbol}[65];
 
 typedef struct {{ int32_t code; int32_t reserved; int64_t params[4]; }} grafo_status;
 """
@@ -115,7 +124,9 @@ def header(manifest: dict) -> str:
     ranks = sorted({len(r["shape"]) for e in manifest["entries"]
                     for r in e["inputs"] + e["results"] if r["shape"] is not None})
     parts = [_PRELUDE.format(version=manifest["grafo_version"], target=target["name"],
-                             triple=target["triple"], cpu=target["cpu"], guard=guard)]
+                             triple=target["triple"], cpu=target["cpu"], guard=guard,
+                             abi=ABI_VERSION, interface=interface_digest(manifest),
+                             abi_symbol=ABI_SYMBOL, interface_symbol=INTERFACE_SYMBOL)]
     parts += [_descriptor(r) for r in ranks]
     if manifest["native"].get("threads_symbol"):
         parts.append(_THREADS.format(symbol=manifest["native"]["threads_symbol"]))

@@ -7,7 +7,8 @@ import functools
 import inspect
 import time
 
-from runtime.artifact import ir_member, llvm_member, read
+from runtime.artifact import read
+from runtime.manifest import ir_member, llvm_member
 
 from .. import types as T
 from ..ir.core import Location

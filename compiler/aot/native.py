@@ -5,8 +5,10 @@ function renamed to the entry's C symbol and every other definition made interna
 modules of several entries (all of which may define ``f``) link into one. The modules'
 thread-state pointers (``grafo.rt.threads``, see ``runtime/parallel.py``) become one weak
 global ``grafo_threads`` that the loader binds; left null, parallel loops run serially.
-LLVM's target machine
-emits one position-independent object file; the system C compiler links it into a shared
+Two constants describe the library to its loader (``runtime.manifest``): ``grafo_abi_version``
+(``int32_t``, the calling convention's version) and ``grafo_interface_sha256`` (the manifest's
+``interface_digest`` as 64 hex digits and a NUL). LLVM's target machine emits one
+position-independent object file; the system C compiler links it into a shared
 library against the C and math libraries (``cc -shared -o libgrafo.so grafo.o -lm``).
 """
 
@@ -18,18 +20,21 @@ import subprocess
 import tempfile
 
 import llvmlite.binding as llvm
+from llvmlite import ir
+
+from runtime.manifest import ABI_SYMBOL, ABI_VERSION, INTERFACE_SYMBOL, THREADS_SYMBOL
 
 from ..backend.llvm.parallel import THREADS_GLOBAL
 from .cross import target_machine
 from .targets import Target
 
-THREADS_SYMBOL = "grafo_threads"
 
-
-def object_code(modules: list, target: Target) -> tuple[bytes, bool]:
+def object_code(modules: list, target: Target, interface: str) -> tuple[bytes, bool]:
     """One ELF relocatable object of ``modules``: (LLVM IR text, name of the entry function
-    in it, C symbol to export) triples; only the entry symbols and ``THREADS_SYMBOL`` are
-    global. Also says whether the object has ``THREADS_SYMBOL`` (parallel loops)."""
+    in it, C symbol to export) triples, and of the constants ``ABI_SYMBOL`` and
+    ``INTERFACE_SYMBOL`` (holding ``interface``, a hex SHA-256); only those, the entry
+    symbols and ``THREADS_SYMBOL`` are global. Also says whether the object has
+    ``THREADS_SYMBOL`` (parallel loops)."""
     combined, threads = None, False
     for text, function, symbol in modules:
         ref = llvm.parse_assembly(text)
@@ -48,8 +53,23 @@ def object_code(modules: list, target: Target) -> tuple[bytes, bool]:
             combined = ref
         else:
             combined.link_in(ref)
+    combined.link_in(llvm.parse_assembly(str(_abi_module(combined, interface))))
     combined.verify()
     return target_machine(target).emit_object(combined), threads
+
+
+def _abi_module(combined, interface: str) -> ir.Module:
+    """The constants ``ABI_SYMBOL`` and ``INTERFACE_SYMBOL`` for the target of ``combined``."""
+    m = ir.Module("grafo.abi")
+    m.triple = combined.triple
+    m.data_layout = str(combined.data_layout)
+    text = bytearray(interface.encode() + b"\0")
+    for name, value in ((ABI_SYMBOL, ir.Constant(ir.IntType(32), ABI_VERSION)),
+                        (INTERFACE_SYMBOL, ir.Constant(ir.ArrayType(ir.IntType(8), len(text)),
+                                                       text))):
+        g = ir.GlobalVariable(m, value.type, name)
+        g.initializer, g.global_constant = value, True
+    return m
 
 
 def _linker(target: Target) -> list | None:

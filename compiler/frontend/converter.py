@@ -208,10 +208,11 @@ class Converter(ExpressionMixin, StatementMixin, ControlFlowMixin, MutationMixin
         key = local.node if local is not None else fn
         name = local.name if local is not None else fn.__name__
         if sum(1 for f in self.frames if f.key is key) >= MAX_RECURSION:
-            self.fail(f"recursion of '{name}' deeper than {MAX_RECURSION} levels: its base "
-                      f"case is not decided at compile time",
-                      "recurse on static shapes or Python constants, or rewrite the "
-                      "recursion as a loop")
+            self.fail(f"recursion of '{name}' deeper than {MAX_RECURSION} levels, the most grafo "
+                      f"inlines: its base case is not decided at compile time, or comes later",
+                      f"recurse on static shapes or Python constants, at most {MAX_RECURSION} "
+                      f"calls deep (the first call included), or rewrite the recursion as a "
+                      f"loop")
         if fn is not None and (inspect.isgeneratorfunction(fn)
                                or inspect.iscoroutinefunction(fn)):
             self.fail(f"'{name}' is a generator or coroutine function, which is not "

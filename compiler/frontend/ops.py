@@ -8,10 +8,13 @@ Every helper takes the converter ``cx`` (for ``emit`` / ``fail``) and frontend v
 
 from __future__ import annotations
 
+import builtins
 import operator
 import warnings
 
 import numpy as np
+
+from runtime.manifest import ERROR_KINDS
 
 from .. import types as T
 from ..dialects import np as npd
@@ -367,10 +370,16 @@ def truth(cx, v):
 
 
 def raise_at_runtime(cx, error: Exception) -> None:
-    """A ``grafo.check`` that always fails: the call raises ``error`` (its type and message)
-    when it reaches this point, as the eager code would."""
+    """A ``grafo.check`` that always fails: the call raises ``error``'s message when it
+    reaches this point, as the eager code would, as the nearest of its classes that an
+    error table may name (``runtime.manifest.ERROR_KINDS``: NumPy's AxisError is a
+    ValueError), else RuntimeError."""
+    kind = next((c.__name__ for c in type(error).__mro__
+                 if c.__name__ in ERROR_KINDS and getattr(builtins, c.__name__) is c),
+                "RuntimeError")
+    text = str(error).replace("{", "{{").replace("}", "}}")   # a format template
     cx.emit_op(CheckOp, [constant(cx, False, T.i1)],
-               {"kind": StringAttr(type(error).__name__), "message": StringAttr(str(error))})
+               {"kind": StringAttr(kind), "message": StringAttr(text)})
 
 
 def check(cx, ok, kind: str, message: str, params=()) -> None:
