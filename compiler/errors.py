@@ -15,6 +15,8 @@ import functools
 import linecache
 
 from .ir.core import Location
+from .ir.parser import IRParseError
+from .ir.verifier import VerifyError
 
 # The message of an OverflowError on grafo's 64-bit Python ints (compile or run time).
 PY_INT_OVERFLOW = "Python int too large for grafo's 64-bit Python ints: "
@@ -83,3 +85,10 @@ def __getattr__(name: str):
     if isinstance(base, type) and issubclass(base, Exception) and base is not Exception:
         return _combined(base)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# What compiling IR text (parse -> verify -> passes -> lowering -> LLVM IR, as ``grafo opt``
+# and ``grafo translate`` do) raises for a fault in that text: the parser's and the
+# verifier's errors, and CompileError for valid IR that grafo cannot compile. Any other
+# exception is a compiler bug.
+IR_INPUT_ERRORS = (IRParseError, VerifyError, CompileError)
