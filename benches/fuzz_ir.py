@@ -1,14 +1,15 @@
 """Fuzzing the IR verifier: mutated real IR fails only with the documented errors.
 
-    python benches/fuzz_ir.py [-n 600] [--seed 0] [--show 3] [--timeout 60]
+    python benches/fuzz_ir.py [-n 600] [--seed 0] [--mutations 3] [--show 3] [--timeout 60]
 
 The IR of the functions below at each pipeline stage (``frontend``, ``optimized``,
 ``loops``) is mutated: attribute values of the wrong kind (strings, floats, huge, negative
 and out-of-range integers, arrays, types, unit), attribute keys dropped, renamed or added,
 op names misspelled or swapped for another op of the same dialect, operand and result types
-changed, operands swapped. Each mutant is printed and then run through parse -> verify ->
-every registered pass -> lowering (tensor-level IR) -> the loop pipeline -> LLVM IR
-(``backend.llvm.lower_module``: LLVM's parser and verifier, no O3). The outcome of a mutant:
+changed, operands swapped or replaced, ops dropped or duplicated, block arguments added or
+dropped. Each mutant is printed and then run through parse -> verify -> every registered
+pass -> lowering (tensor-level IR) -> the loop pipeline -> LLVM IR (``backend.llvm.
+lower_module``: LLVM's parser and verifier, no O3). The outcome of a mutant:
 
 - ``clean``: every stage ran;
 - ``rejected``: a documented error (``compiler.errors.IR_INPUT_ERRORS``) from parsing,
@@ -263,16 +264,34 @@ def _values_before(op) -> list:
     return out
 
 
-def mutate(module, rng: random.Random) -> list[str]:
-    """Apply 1-3 random mutations to ``module`` in place; returns what was done."""
+def _drop(op, rng) -> bool:
+    """Erase ``op``, its results' uses taken over by earlier values of the same types;
+    False (and nothing changed) when some result has no such stand-in."""
+    earlier = _values_before(op)
+    stand_ins = []
+    for r in op.results:
+        same = [v for v in earlier if v.type == r.type]
+        if r.uses and not same:
+            return False
+        stand_ins.append(rng.choice(same) if r.uses else None)
+    for r, v in zip(op.results, stand_ins, strict=True):
+        if v is not None:
+            r.replace_all_uses_with(v)
+    op.erase()
+    return True
+
+
+def mutate(module, rng: random.Random, most: int = 3) -> list[str]:
+    """Apply 1 to ``most`` random mutations to ``module`` in place (one most often); returns
+    what was done."""
     from compiler.ir.opdef import OPS
     ops = [op for op in module.walk() if op.name != "builtin.module"]
     done = []
-    for _ in range(rng.choice([1, 1, 1, 2, 3])):
+    for _ in range(rng.choice([1, 1, 1, *range(2, most + 1)])):
         op = rng.choice(ops)
         kind = rng.choice(["attr-value"] * 5 + ["attr-drop"] * 2 + ["attr-rename"] +
                           ["attr-add"] * 3 + ["op-name"] * 2 + ["result-type"] * 2 +
-                          ["arg-type", "operand"])
+                          ["arg-type", "operand", "op-drop", "op-clone", "block-arg"])
         keys = sorted(op.attributes)
         if kind == "attr-value" and keys:
             k = rng.choice(keys)
@@ -305,6 +324,17 @@ def mutate(module, rng: random.Random) -> list[str]:
                 ins = tuple(a.type for a in block.args) if isinstance(ft, T.FunctionType) else ()
                 op.attributes["function_type"] = A.TypeAttr(
                     T.FunctionType(ins, ft.results if isinstance(ft, T.FunctionType) else ()))
+        elif kind == "op-drop" and op.parent is not None and not _drop(op, rng):
+            continue
+        elif kind == "op-clone" and op.parent is not None:
+            op.parent.insert_before(op, op.clone())
+        elif kind == "block-arg" and op.regions and op.regions[0].blocks:
+            block = rng.choice([b for reg in op.regions for b in reg.blocks])
+            unused = [k for k, a in enumerate(block.args) if not a.uses]
+            if unused and rng.random() < 0.5:
+                block.erase_arg(rng.choice(unused))
+            else:
+                block.add_arg(random_type(rng))
         elif kind == "operand" and op.operands:
             k = rng.randrange(len(op.operands))
             others = [v for v in _values_before(op) if v is not op.operands[k]]
@@ -323,14 +353,16 @@ def mutate(module, rng: random.Random) -> list[str]:
     return done
 
 
-def mutant(seeds: list[tuple[str, str]], seed: int, k: int) -> tuple[str, list[str], str]:
-    """Mutant ``k`` of run ``seed``: ``(seed label, mutations, IR text)``."""
+def mutant(seeds: list[tuple[str, str]], seed: int, k: int,
+           most: int = 3) -> tuple[str, list[str], str]:
+    """Mutant ``k`` of run ``seed`` (``most`` mutations at most): ``(seed label, mutations,
+    IR text)``."""
     from compiler.ir.parser import parse
     from compiler.ir.printer import print_op
     rng = random.Random(f"{seed}:{k}")
     label, text = rng.choice(seeds)
     module = parse(text, label)
-    done = mutate(module, rng)
+    done = mutate(module, rng, most)
     return label, done, print_op(module)
 
 
@@ -401,10 +433,10 @@ def outcome(text: str) -> tuple[str, str]:
 
 # the driver -----------------------------------------------------------------------------------
 
-def _worker(seed: int, indices: list[int]) -> None:
+def _worker(seed: int, indices: list[int], most: int) -> None:
     seeds = seed_texts()
     for k in indices:
-        label, done, text = mutant(seeds, seed, k)
+        label, done, text = mutant(seeds, seed, k, most)
         kind, detail = outcome(text)
         print(json.dumps({"k": k, "seed": label, "mutations": done, "kind": kind,
                           "detail": detail}), flush=True)
@@ -417,12 +449,13 @@ def _pump(stream, lines: queue.Queue) -> None:
     lines.put(None)
 
 
-def _run(seed: int, indices: list[int], timeout: float) -> list[dict]:
+def _run(seed: int, indices: list[int], most: int, timeout: float) -> list[dict]:
     """Outcomes of ``indices`` from worker processes; one restarted after each crash."""
     results, todo = [], list(indices)
     while todo:
         proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker",
-                                 "--seed", str(seed), "--only", ",".join(map(str, todo))],
+                                 "--seed", str(seed), "--mutations", str(most),
+                                 "--only", ",".join(map(str, todo))],
                                 stdout=subprocess.PIPE, text=True)
         lines: queue.Queue = queue.Queue()
         threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True).start()
@@ -453,6 +486,8 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("-n", type=int, default=600, help="mutants to try (default 600)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--mutations", type=int, default=3,
+                   help="most mutations per mutant (default 3)")
     p.add_argument("--only", help="comma-separated mutant numbers to run instead of 0..n-1")
     p.add_argument("--show", type=int, default=3,
                    help="mutants to print per internal-error site (default 3)")
@@ -462,10 +497,10 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     indices = [int(k) for k in args.only.split(",")] if args.only else list(range(args.n))
     if args.worker:
-        _worker(args.seed, indices)
+        _worker(args.seed, indices, args.mutations)
         return 0
     t0 = time.perf_counter()
-    results = _run(args.seed, indices, args.timeout)
+    results = _run(args.seed, indices, args.mutations, args.timeout)
     counts = collections.Counter(r["kind"] for r in results)
     classes = collections.Counter(r["detail"] for r in results if r["kind"] == "rejected")
     sites = collections.defaultdict(list)
