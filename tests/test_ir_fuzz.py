@@ -53,7 +53,7 @@ def test_seeds_compile_cleanly():
         fuzz.compile_text(text)
 
 
-@settings(max_examples=250, deadline=None, derandomize=True, database=None,
+@settings(max_examples=200, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.sampled_from(SEEDS), st.randoms(use_true_random=False))
 def test_mutated_ir_raises_only_documented_errors(seed, rng):
