@@ -25,7 +25,10 @@ pipeline and prints the result to stdout. Options follow ``mlir-opt``:
 Faults in the input (malformed IR, invalid IR, unknown pass, unreadable file, a file without
 the function, a malformed signature) print one line, ``file:line:col: error: ...`` where a
 position is known, on stderr and exit with status 1; a ``CompileError`` prints its message
-with the source line. Usage errors exit with status 2 (argparse).
+with the source line. A failure of the compiler itself on input that verified (a grafo bug)
+prints one line too, ``file: error: internal compiler error while <stage>: <exception>``, and
+exits with status 1; no subcommand prints a Python traceback. Usage errors exit with status 2
+(argparse).
 
 Each subcommand is a pair of functions: ``add_<name>(subparsers)`` declares its arguments and
 ``run_<name>(args) -> int`` does the work; ``SUBCOMMANDS`` lists the ``add_`` functions.
@@ -47,6 +50,14 @@ class CommandError(Exception):
 
 def _first_line(e: Exception) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def internal_error(where: str, doing: str, e: Exception) -> CommandError:
+    """The one-line report of a compiler fault while ``doing`` something with ``where``
+    (a file name, or ``error:`` alone)."""
+    head = f"{where}: error:" if where else "error:"
+    return CommandError(f"{head} internal compiler error while {doing}: {type(e).__name__}: "
+                        f"{_first_line(e)}")
 
 
 def read_input(path: str) -> tuple[str, str]:
@@ -117,18 +128,16 @@ def add_opt(subparsers) -> None:
 
 
 def _opt_one(text: str, filename: str, pm) -> str:
-    from .ir.parser import IRParseError, parse
     from .ir.printer import print_op
-    from .ir.verifier import VerifyError, verify
+    from .ir.verifier import VerifyError
+    module = _parse_verified(text, filename)
     try:
-        module = parse(text, filename)
-        verify(module)
         pm.run(module)
-    except IRParseError as e:
-        raise CommandError(_first_line(e)) from None
-    except VerifyError as e:
+        return print_op(module)
+    except VerifyError as e:   # --verify-each: the pass named in the message broke the IR
         raise CommandError(_verify_message(e, filename)) from None
-    return print_op(module)
+    except Exception as e:  # noqa: BLE001 - a compiler fault is reported, not a traceback
+        raise internal_error(filename, f"running pass '{pm.current}'", e) from None
 
 
 def run_opt(args) -> int:
@@ -176,9 +185,10 @@ def add_translate(subparsers) -> None:
 
 
 def _is_tensor_level(module) -> bool:
+    from .ir.opdef import TensorLevel
     from .types import TensorType
     for op in module.walk():
-        if op.name.startswith("np."):
+        if op.has_trait(TensorLevel):
             return True
         if any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
             return True
@@ -209,6 +219,7 @@ def _verify_message(e, filename: str) -> str:
 
 
 def run_translate(args) -> int:
+    from .errors import CompileError
     text, filename = read_input(args.input)
     module = _parse_verified(text, filename)
     if module.name != "builtin.module":
@@ -236,9 +247,10 @@ def run_translate(args) -> int:
             text = compiled.llvm_ir if args.to == "llvm" else compiled.asm
     except CommandError:
         raise
+    except CompileError as e:   # valid IR that grafo cannot compile
+        raise CommandError(str(e)) from None
     except Exception as e:  # noqa: BLE001 - a compiler fault is reported, not a traceback
-        raise CommandError(f"{filename}: error: cannot translate to {args.to}: "
-                           f"{type(e).__name__}: {_first_line(e)}") from None
+        raise internal_error(filename, f"translating to {args.to}", e) from None
     write_output(text, args.output)
     return 0
 
@@ -350,8 +362,8 @@ def _stage_module(args):
         raise CommandError(f"{_first_line(e)} (a grafo bug: the IR of stage "
                            f"'{args.stage}' is invalid)") from None
     except Exception as e:  # noqa: BLE001 - a compiler fault is reported, not a traceback
-        raise CommandError(f"error: compiling {name} for the '{args.stage}' stage failed: "
-                           f"{type(e).__name__}: {_first_line(e)}") from None
+        raise internal_error("", f"compiling {name} for the '{args.stage}' stage", e) \
+            from None
 
 
 def run_ir(args) -> int:
@@ -370,6 +382,8 @@ def run_graph(args) -> int:
     except OSError as e:
         raise CommandError(f"error: cannot write '{args.output}': "
                            f"{e.strerror or e}") from None
+    except Exception as e:  # noqa: BLE001 - a compiler fault is reported, not a traceback
+        raise internal_error("", f"drawing the graph of {args.function[1]}", e) from None
     return 0
 
 
@@ -407,6 +421,8 @@ def run_compile(args) -> int:
         raise CommandError(str(e)) from None
     except (SignatureError, TypeError, ValueError) as e:
         raise CommandError(f"error: {_first_line(e)}") from None
+    except Exception as e:  # noqa: BLE001 - a compiler fault is reported, not a traceback
+        raise internal_error("", f"compiling {name}", e) from None
     if args.timing:
         from .pipeline import timing_report
         sys.stderr.write(timing_report(cf.timings))

@@ -15,6 +15,8 @@ import functools
 import linecache
 
 from .ir.core import Location
+from .ir.parser import IRParseError
+from .ir.verifier import VerifyError
 
 # The message of an OverflowError on grafo's 64-bit Python ints (compile or run time).
 PY_INT_OVERFLOW = "Python int too large for grafo's 64-bit Python ints: "
@@ -67,6 +69,13 @@ def compile_error_class(kind: type[BaseException]) -> type[CompileError]:
     return _combined(base)
 
 
+def unsupported(reason: str, loc: Location | None = None, hint: str = "") -> CompileError:
+    """The error for valid code or IR that a stage of grafo cannot compile (an op without a
+    lowering, a construct a back end does not run): a CompileError that is also a
+    NotImplementedError."""
+    return compile_error_class(NotImplementedError)(reason, loc, hint)
+
+
 @functools.cache
 def _combined(base: type[BaseException]) -> type[CompileError]:
     name = "Compile" + base.__name__
@@ -83,3 +92,11 @@ def __getattr__(name: str):
     if isinstance(base, type) and issubclass(base, Exception) and base is not Exception:
         return _combined(base)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# What compiling IR text (parse -> verify -> passes -> lowering -> LLVM IR, as ``grafo opt``
+# and ``grafo translate`` do) raises for a fault in that text: the parser's and the
+# verifier's errors, and CompileError for valid IR that grafo cannot compile (``unsupported``:
+# an op that no lowering rule takes, such as an arith op in tensor-level IR). Any other
+# exception is a compiler bug (the CLI reports it as an internal compiler error).
+IR_INPUT_ERRORS = (IRParseError, VerifyError, CompileError)

@@ -253,6 +253,17 @@ def promote(*types: Type) -> Type:
     return res
 
 
+def compatible(a: Type, b: Type) -> bool:
+    """Whether ``a`` and ``b`` are the same type but for dims that one of them leaves
+    dynamic (``tensor<?x4xf32>`` and ``tensor<3x4xf32>``)."""
+    if type(a) is not type(b) or not isinstance(a, (TensorType, MemRefType)):
+        return a == b
+    return (a.element == b.element and a.rank == b.rank
+            and getattr(a, "strided", False) == getattr(b, "strided", False)
+            and all(x is None or y is None or x == y for x, y in zip(a.shape, b.shape,
+                                                                     strict=True)))
+
+
 def lowered(t: Type) -> Type:
     """The loop-level type: signless integers, weak scalars as i64/f64/i1, tensors as memrefs."""
     if isinstance(t, (TensorType, MemRefType)):

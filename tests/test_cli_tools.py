@@ -107,6 +107,35 @@ def test_translate_errors(tmp_path):
     assert rc == 2 and "invalid choice" in err
 
 
+class _Broken:
+    """A pass that fails as a compiler bug would."""
+
+    name = "broken"
+
+    def run(self, module):
+        raise KeyError(None)
+
+
+def test_internal_errors_are_one_line(monkeypatch):
+    """A compiler fault on IR that verified is reported as an internal compiler error that
+    names the pass or the stage, not as a traceback."""
+    from compiler.passes import PASSES
+    monkeypatch.setitem(PASSES, "broken", _Broken)
+    for extra in ([], ["--verify-each", "--split-input-file"]):
+        rc, out, err = run(["opt", "-", "--pass-pipeline=cse,broken,dce", *extra], LOOP_IR)
+        one_line_error(rc, err)
+        assert err == ("<stdin>: error: internal compiler error while running pass 'broken': "
+                       "KeyError: None\n") and out == ""
+
+    def fail(module):
+        raise IndexError("list index out of range")
+    monkeypatch.setattr("compiler.backend.llvm.compile_module", fail)
+    rc, _, err = run(["translate", "-", "--to=llvm"], LOOP_IR)
+    one_line_error(rc, err)
+    assert err == ("<stdin>: error: internal compiler error while translating to llvm: "
+                   "IndexError: list index out of range\n")
+
+
 # -o / --output ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("flag", ["-o", "--output"])

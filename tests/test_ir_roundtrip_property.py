@@ -185,8 +185,8 @@ SEEDS = [
     'loc("k.py":4:9)\n'
     '    %2 = "np.reduce"(%1) {axes = [0 : i64, 1 : i64], keepdims = false, kind = "sum"} : '
     '(tensor<?x4xf32>) -> f32 loc("k.py":5:3)\n'
-    '    %3 = "arith.constant"() {value = 7 : i64} : () -> i64 loc(unknown)\n'
-    '    %4 = "arith.cmpf"(%2, %arg1) {predicate = 2 : i64} : (f32, f32) -> i1 loc(unknown)\n'
+    '    %3 = "np.constant"() {value = 7 : i64} : () -> i64 loc(unknown)\n'
+    '    %4 = "np.greater"(%2, %arg1) : (f32, f32) -> i1 loc(unknown)\n'
     '    %5:2 = "scf.if"(%4) ({\n'
     '      "scf.yield"(%2, %3) : (f32, i64) -> () loc(unknown)\n'
     '    }, {\n'
@@ -211,7 +211,7 @@ SEEDS = [
     '    }) {grafo.parallel} : (index, index, index, f64) -> f64 loc(unknown)\n'
     '    "func.return"(%3) : (f64) -> () loc(unknown)\n'
     '  }) {function_type = (memref<?xf64, strided<[?], offset: ?>>, index) -> f64, '
-    'grafo.x, sym_name = "s\\22\\E2\\82\\AC"} : () -> () loc(unknown)\n'
+    'llvm.emit_c_interface, sym_name = "s\\22\\E2\\82\\AC"} : () -> () loc(unknown)\n'
     '}) : () -> () loc(unknown)\n',
 ]
 PIECES = list('%#:{}()[]<>",=^@!?x\\ \n.-+e') + [

@@ -468,10 +468,11 @@ def test_if_with_tensor_results():
 
 
 def _counting_loop(f, n, init, body):
-    """``scf.for i in range(n)`` carrying ``init``; ``body(i, carried) -> next``."""
+    """``scf.for i in range(n)`` carrying ``init``; ``body(i, carried) -> next``. The counter
+    is an i64, as the frontend makes it (upstream scf.for takes signless integers)."""
     from compiler.dialects import scf
-    zero, one = f.const(0, T.py_int), f.const(1, T.py_int)
-    op = scf.ForOp.create(zero, n, one, [init])
+    zero, one = f.const(0, T.i64), f.const(1, T.i64)
+    op = scf.ForOp.create(zero, f(npd.AsTypeOp, n, type=T.i64), one, [init])
     f.b.insert(op)
     with f.b.at_end(op.body):
         f.b.create(scf.YieldOp, [body(*op.body.args)])

@@ -4,12 +4,12 @@ from ..ir.opdef import IsolatedFromAbove, Op
 
 
 class ModuleOp(Op):
-    """``builtin.module``: one region with one block holding functions."""
+    """``builtin.module``: one region with one block holding functions (of distinct names)."""
 
     name = "builtin.module"
     traits = frozenset({IsolatedFromAbove})
-    num_operands = 0
-    num_results = 0
+    operand_defs = ()
+    result_defs = ()
     num_regions = 1
 
     @classmethod
@@ -29,6 +29,12 @@ class ModuleOp(Op):
             raise VerifyError(self, f"requires one block in its region, has "
                                     f"{len(self.regions[0].blocks)} (an empty module is "
                                     f"written with the block label ^bb0:)")
+        names = set()
+        for op in self.functions():
+            name = op.attributes.get("sym_name")
+            if name in names:
+                raise VerifyError(op, f"redefines the function @{op.attr('sym_name')}")
+            names.add(name)
 
     def functions(self) -> list:
         return [op for op in self.body.ops if op.name == "func.func"]

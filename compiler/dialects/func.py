@@ -1,20 +1,41 @@
 """The ``func`` dialect (upstream MLIR semantics): ``func.func``, ``func.return``,
 ``func.call``."""
 
+from runtime import results as R
+
 from .. import types as T
 from ..ir.attributes import StringAttr, SymbolRefAttr, TypeAttr
+from ..ir.constraints import (
+    FunctionTypeAttr,
+    SymbolRef,
+    Unit,
+    ValueType,
+    Variadic,
+    array_of,
+    attr,
+    opt_attr,
+    str_attr,
+)
 from ..ir.core import Block
 from ..ir.opdef import IsolatedFromAbove, Op, Terminator
 
 
 class FuncOp(Op):
-    """``func.func`` with attributes ``sym_name`` and ``function_type``; one region."""
+    """``func.func`` with attributes ``sym_name`` and ``function_type``; one region of one
+    block, directly in a ``builtin.module``. The frontend's attributes (docs/architecture.md):
+    ``grafo.result_tuple`` (unit), ``grafo.result_structure`` (a structure string of
+    ``runtime.results`` taking the results that are not globals), ``grafo.globals``
+    (``"module:name"`` strings, one per trailing hidden result)."""
 
     name = "func.func"
     traits = frozenset({IsolatedFromAbove})
-    num_operands = 0
-    num_results = 0
+    operand_defs = ()
+    result_defs = ()
     num_regions = 1
+    attr_defs = {"sym_name": attr(str_attr()), "function_type": attr(FunctionTypeAttr),
+                 "grafo.result_tuple": opt_attr(Unit),
+                 "grafo.result_structure": opt_attr(str_attr()),
+                 "grafo.globals": opt_attr(array_of(str_attr()))}
 
     @classmethod
     def create(cls, name: str, ftype: T.FunctionType, arg_names=None, loc=None) -> "FuncOp":
@@ -38,9 +59,18 @@ class FuncOp(Op):
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
+        parent = self.parent_op()
+        if parent is not None and parent.name != "builtin.module":
+            raise VerifyError(self, "must be directly in a 'builtin.module'")
         ft = self.function_type
-        if not isinstance(ft, T.FunctionType):
-            raise VerifyError(self, "requires a 'function_type' attribute of function type")
+        for t in (*ft.inputs, *ft.results):
+            if not ValueType.accepts(t):
+                raise VerifyError(self, f"function type {ft} holds {t}, which is not "
+                                        f"{ValueType}")
+        if len(self.regions[0].blocks) != 1:
+            raise VerifyError(self, f"needs one block in its body, has "
+                                    f"{len(self.regions[0].blocks)}")
+        self._verify_frontend_attributes()
         if [a.type for a in self.body.args] != list(ft.inputs):
             raise VerifyError(self, "entry block arguments do not match the function type")
         term = self.body.terminator
@@ -49,11 +79,35 @@ class FuncOp(Op):
         if [v.type for v in term.operands] != list(ft.results):
             raise VerifyError(term, "operand types do not match the function's result types")
 
+    def _verify_frontend_attributes(self) -> None:
+        from ..ir.verifier import VerifyError
+        names = self.attr("grafo.globals", ())
+        bad = next((k for k in names if not all(k.partition(":"))), None)
+        if bad is not None:
+            raise VerifyError(self, f"'grafo.globals' entry '{bad}' is not 'module:name'")
+        own = len(self.function_type.results) - len(names)
+        if own < 0:
+            raise VerifyError(self, f"'grafo.globals' names {len(names)} globals, but the "
+                                    f"function has {own + len(names)} results")
+        structure = self.attr("grafo.result_structure")
+        if structure is None:
+            return
+        try:
+            n = R.count(R.parse(structure))
+        except ValueError as e:
+            raise VerifyError(self, f"'grafo.result_structure': {e}") from None
+        if n != own:
+            raise VerifyError(self, f"'grafo.result_structure' \"{structure}\" takes {n} "
+                                    f"results, the function has {own}")
+
 
 class ReturnOp(Op):
+    """Ends the body of ``func.func`` (which checks the returned types)."""
+
     name = "func.return"
     traits = frozenset({Terminator})
-    num_results = 0
+    operand_defs = (Variadic(ValueType),)
+    result_defs = ()
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -65,6 +119,9 @@ class CallOp(Op):
 
     name = "func.call"
     traits = frozenset()
+    operand_defs = (Variadic(ValueType),)
+    result_defs = (Variadic(ValueType),)
+    attr_defs = {"callee": attr(SymbolRef)}
 
     @property
     def callee(self) -> str:
@@ -76,9 +133,7 @@ class CallOp(Op):
         enclosing module whose type matches the operands and results."""
         super().verify()
         from ..ir.verifier import VerifyError
-        callee = self.attributes.get("callee")
-        if not isinstance(callee, SymbolRefAttr):
-            raise VerifyError(self, "requires a 'callee' symbol reference attribute (@name)")
+        callee = self.attributes["callee"]
         module = self.parent_op()
         while module is not None and module.name != "builtin.module":
             module = module.parent_op()

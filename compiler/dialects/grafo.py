@@ -26,31 +26,103 @@
 
 from .. import types as T
 from ..ir.attributes import DenseAttr
+from ..ir.constraints import (
+    Dense,
+    Float,
+    Index,
+    LoopScalar,
+    MemRef,
+    NpBool,
+    NpInteger,
+    NpValue,
+    SignlessInteger,
+    Variadic,
+    array_of,
+    attr,
+    str_attr,
+)
 from ..ir.opdef import Op, Pure
+from .memref import verify_dim_index
+
+# The C math library's functions that ``grafo.libm`` calls, and their operand counts.
+LIBM = {**dict.fromkeys(("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
+                         "cbrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+                         "tanh", "asinh", "acosh", "atanh", "floor", "ceil", "trunc", "erf"),
+                        1),
+        "atan2": 2, "copysign": 2}
+# At most this many message parameters fit the status block (``backend/llvm/types.py``).
+MAX_CHECK_PARAMS = 4
+
+
+def kind_type(kind: str) -> T.Type | None:
+    """The element type a ``grafo.print`` kind (a NumPy dtype name, or "int"/"float"/"bool"
+    for a Python scalar) stands for; None for a name that is neither."""
+    weak = {"int": T.py_int, "float": T.py_float, "bool": T.py_bool}
+    if kind in weak:
+        return weak[kind]
+    try:
+        return T.from_dtype(kind)
+    except TypeError:
+        return None
 
 
 class CheckOp(Op):
+    """Verified: at most ``MAX_CHECK_PARAMS`` integer parameters, and a ``message`` that
+    ``str.format`` fills from that many integers."""
+
     name = "grafo.check"
-    num_results = 0
+    operand_defs = (NpBool, Variadic(SignlessInteger | Index | NpInteger))
+    result_defs = ()
+    attr_defs = {"kind": attr(str_attr()), "message": attr(str_attr())}
 
     @classmethod
     def infer(cls, operand_types, attributes):
         return []
 
+    def verify(self) -> None:
+        from ..ir.verifier import VerifyError
+        super().verify()
+        n = len(self.operands) - 1
+        if n > MAX_CHECK_PARAMS:
+            raise VerifyError(self, f"has {n} message parameters; the status block holds at "
+                                    f"most {MAX_CHECK_PARAMS}")
+        try:
+            self.attr("message").format(*[0] * n)
+        except (IndexError, KeyError, ValueError) as e:
+            raise VerifyError(self, f"'message' is not a format string of {n} integer "
+                                    f"parameter(s): {type(e).__name__}: {e}") from None
+
 
 class LibmOp(Op):
     name = "grafo.libm"
     traits = frozenset({Pure})
-    num_results = 1
+    operand_defs = (Variadic(Float, 1),)
+    result_defs = (Float,)
+    attr_defs = {"callee": attr(str_attr(tuple(LIBM)))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
         return [operand_types[0]]
 
+    def verify(self) -> None:
+        from ..ir.verifier import VerifyError
+        super().verify()
+        callee = self.attr("callee")
+        types = {v.type for v in (*self.operands, self.result)}
+        if len(self.operands) != LIBM[callee] or len(types) != 1:
+            raise VerifyError(self, f"'{callee}' takes {LIBM[callee]} operand(s) of the "
+                                    f"result's type")
+
 
 class PrintOp(Op):
+    """Verified: ``n + 1`` pieces, ``n`` conversions ("s" or "r") and ``n`` kinds for ``n``
+    operands, each kind standing for the operand's element type (as lowered)."""
+
     name = "grafo.print"
-    num_results = 0
+    operand_defs = (Variadic(NpValue | MemRef | LoopScalar),)
+    result_defs = ()
+    attr_defs = {"pieces": attr(array_of(str_attr())), "conversions": attr(str_attr()),
+                 "kinds": attr(array_of(str_attr()))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -60,24 +132,34 @@ class PrintOp(Op):
         from ..ir.verifier import VerifyError
         super().verify()
         n = len(self.operands)
-        if len(self.attr("pieces", ())) != n + 1 or len(self.attr("conversions", "")) != n \
-                or len(self.attr("kinds", ())) != n:
+        conversions = self.attr("conversions")
+        if len(self.attr("pieces")) != n + 1 or len(conversions) != n \
+                or len(self.attr("kinds")) != n:
             raise VerifyError(self, f"needs {n + 1} pieces, {n} conversions and {n} kinds "
                                     f"for {n} operands")
+        if set(conversions) - set("sr"):
+            raise VerifyError(self, f"conversions are 's' (str) or 'r' (repr), got "
+                                    f"'{conversions}'")
+        for k, (kind, v) in enumerate(zip(self.attr("kinds"), self.operands, strict=True)):
+            t = kind_type(kind)
+            if t is None or T.lowered(t) != T.lowered(T.element_type(v.type)):
+                raise VerifyError(self, f"kind '{kind}' of operand #{k} does not name its "
+                                        f"element type {T.element_type(v.type)}")
 
 
 class ConstantOp(Op):
     name = "grafo.constant"
     traits = frozenset({Pure})
-    num_operands = 0
-    num_results = 1
+    operand_defs = ()
+    result_defs = (MemRef,)
+    attr_defs = {"value": attr(Dense)}
 
     def verify(self) -> None:
         from ..ir.verifier import VerifyError
         super().verify()
         a, t = self.attributes.get("value"), self.result.type
-        if not (isinstance(a, DenseAttr) and isinstance(t, T.MemRefType) and not t.strided
-                and a.type.shape == t.shape and T.lowered(a.type.element) == t.element):
+        if not (isinstance(a, DenseAttr) and not t.strided and a.type.shape == t.shape
+                and T.lowered(a.type.element) == t.element):
             raise VerifyError(self, f"needs a dense 'value' of the shape and element type of "
                                     f"its result {t}")
 
@@ -85,17 +167,13 @@ class ConstantOp(Op):
 class StrideOp(Op):
     name = "grafo.stride"
     traits = frozenset({Pure})
-    num_operands = 2
-    num_results = 1
+    operand_defs = (MemRef, Index)
+    result_defs = (Index,)
 
     @classmethod
     def infer(cls, operand_types, attributes):
         return [T.index]
 
     def verify(self) -> None:
-        from ..ir.verifier import VerifyError
         super().verify()
-        m, k = (v.type for v in self.operands)
-        if not (isinstance(m, T.MemRefType) and k == T.index and self.result.type == T.index):
-            raise VerifyError(self, f"needs a memref and an index dim and gives an index, "
-                                    f"got ({m}, {k}) -> {self.result.type}")
+        verify_dim_index(self, *self.operands)

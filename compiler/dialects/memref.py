@@ -9,24 +9,61 @@
 
 from .. import types as T
 from ..ir.attributes import DenseArrayAttr
-from ..ir.opdef import Op, Pure, ReadOnly
+from ..ir.constraints import Index, LoopElement, MemRef, Variadic
+from ..ir.opdef import ConstantLike, Op, Pure, ReadOnly
+
+
+def verify_subscripts(op, ref, subscripts) -> None:
+    """One subscript per dim of the memref ``ref`` (the types are the op's ``Index``
+    constraints)."""
+    from ..ir.verifier import VerifyError
+    if len(subscripts) != ref.type.rank:
+        raise VerifyError(op, f"needs {ref.type.rank} subscripts for {ref.type}, has "
+                              f"{len(subscripts)}")
+
+
+def verify_dim_index(op, ref, k) -> None:
+    """A ranked memref, and a dim number ``k`` that is within its rank when it is a
+    constant (as upstream ``memref.dim`` checks)."""
+    from ..ir.verifier import VerifyError
+    rank = ref.type.rank
+    if rank == 0:
+        raise VerifyError(op, f"needs a memref of rank >= 1, got {ref.type}")
+    const = k.owner_op()
+    if const is not None and const.has_trait(ConstantLike):
+        value = const.attr("value")
+        if not (isinstance(value, int) and 0 <= value < rank):
+            raise VerifyError(op, f"dim {value} is out of range for {ref.type}")
 
 
 class AllocOp(Op):
     """Upstream's op also takes symbol operands (none here); its ``operandSegmentSizes``
-    property says how many operands are sizes and how many symbols."""
+    property says how many operands are sizes and how many symbols. The result is a
+    contiguous memref."""
 
     name = "memref.alloc"
-    num_results = 1
+    operand_defs = (Variadic(Index),)
+    result_defs = (MemRef,)
 
     def properties(self) -> dict:
         return {"operandSegmentSizes": DenseArrayAttr(T.i32, (len(self.operands), 0))}
 
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        t = self.result.type
+        dynamic = sum(d is None for d in t.shape)
+        if t.strided:
+            raise VerifyError(self, f"allocates a contiguous memref, not {t}")
+        if len(self.operands) != dynamic:
+            raise VerifyError(self, f"needs one size per dynamic dim of {t} ({dynamic}), has "
+                                    f"{len(self.operands)}")
+
 
 class DeallocOp(Op):
     name = "memref.dealloc"
-    num_operands = 1
-    num_results = 0
+    operand_defs = (MemRef,)
+    result_defs = ()
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -36,28 +73,51 @@ class DeallocOp(Op):
 class LoadOp(Op):
     name = "memref.load"
     traits = frozenset({ReadOnly})
-    num_results = 1
+    operand_defs = (MemRef, Variadic(Index))
+    result_defs = (LoopElement,)
 
     @classmethod
     def infer(cls, operand_types, attributes):
         return [operand_types[0].element]
 
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        ref, *idx = self.operands
+        verify_subscripts(self, ref, idx)
+        if self.result.type != ref.type.element:
+            raise VerifyError(self, f"result type {self.result.type} is not the element type "
+                                    f"of {ref.type}")
+
 
 class StoreOp(Op):
     name = "memref.store"
-    num_results = 0
+    operand_defs = (LoopElement, MemRef, Variadic(Index))
+    result_defs = ()
 
     @classmethod
     def infer(cls, operand_types, attributes):
         return []
 
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        v, ref, *idx = self.operands
+        verify_subscripts(self, ref, idx)
+        if v.type != ref.type.element:
+            raise VerifyError(self, f"stores a {v.type} into {ref.type}")
+
 
 class DimOp(Op):
     name = "memref.dim"
     traits = frozenset({Pure})
-    num_operands = 2
-    num_results = 1
+    operand_defs = (MemRef, Index)
+    result_defs = (Index,)
 
     @classmethod
     def infer(cls, operand_types, attributes):
         return [T.index]
+
+    def verify(self):
+        super().verify()
+        verify_dim_index(self, *self.operands)

@@ -13,13 +13,37 @@ The frontend emits these ops; lowering turns them into loops. Conventions:
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
 
 from .. import types as T
 from ..ir.attributes import DenseAttr, FloatAttr, IntegerAttr, attr_value
-from ..ir.opdef import Commutative, ConstantLike, Elementwise, Op, Pure, Reduction
+from ..ir.constraints import (
+    BoolAttr,
+    Constraint,
+    NpInteger,
+    NpScalar,
+    NpValue,
+    Tensor,
+    Variadic,
+    array_of,
+    attr,
+    int_attr,
+    opt_attr,
+    str_attr,
+)
+from ..ir.opdef import (
+    Commutative,
+    ConstantLike,
+    Elementwise,
+    InferredTypes,
+    Op,
+    Pure,
+    Reduction,
+    TensorLevel,
+)
 
 # shape helpers -------------------------------------------------------------------------------
 
@@ -45,6 +69,28 @@ def broadcast_shapes(*shapes) -> tuple:
     return tuple(out)
 
 
+def check_axis(axis: int, rank: int) -> None:
+    """Raise NumPy's AxisError text (a ValueError) unless ``0 <= axis < rank``."""
+    if not 0 <= axis < rank:
+        raise ValueError(f"axis {axis} is out of bounds for array of dimension {rank}")
+
+
+def verify_dynamic_sizes(op, t: T.Type, sizes) -> None:
+    """One size operand per dynamic dim of ``t`` (the ops with explicit result shapes)."""
+    from ..ir.verifier import VerifyError
+    dynamic = sum(d is None for d in T.shape_of(t))
+    if len(sizes) != dynamic:
+        raise VerifyError(op, f"needs one size operand per dynamic dim of {t} ({dynamic}), "
+                              f"has {len(sizes)}")
+
+
+def verify_element(op, got: T.Type, want: T.Type, what: str) -> None:
+    from ..ir.verifier import VerifyError
+    if T.element_type(got) != T.element_type(want):
+        raise VerifyError(op, f"{what} has element type {T.element_type(got)}, expected "
+                              f"{T.element_type(want)}")
+
+
 def array_type(shape: tuple, element: T.Type) -> T.Type:
     """A tensor type, or the scalar ``element`` when ``shape`` is ``()``."""
     return T.TensorType(tuple(shape), element) if shape else element
@@ -59,13 +105,19 @@ def _dtype_value(v, t: T.Type):
 
 # constants and casts ------------------------------------------------------------------------
 
+ConstantValue = Constraint("an integer, float or dense elements attribute",
+                           lambda a: isinstance(a, (IntegerAttr, FloatAttr, DenseAttr)))
+
+
 class ConstantOp(Op):
-    """``np.constant {value}``: a scalar (IntegerAttr/FloatAttr) or array (DenseAttr)."""
+    """``np.constant {value}``: a scalar (IntegerAttr/FloatAttr of the result's dtype, weak
+    scalars as int64/float64/bool) or array (DenseAttr of the result type)."""
 
     name = "np.constant"
-    traits = frozenset({Pure, ConstantLike})
-    num_operands = 0
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, ConstantLike})
+    operand_defs = ()
+    result_defs = (NpValue,)
+    attr_defs = {"value": attr(ConstantValue)}
 
     @classmethod
     def of(cls, value, t: T.Type, loc=None) -> "ConstantOp":
@@ -95,8 +147,14 @@ class ConstantOp(Op):
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError, verify_integer_value
-        if "value" not in self.attributes:
-            raise VerifyError(self, "requires a 'value' attribute")
+        a, t = self.attributes["value"], self.result.type
+        if isinstance(t, T.TensorType):
+            ok = isinstance(a, DenseAttr) and a.type == t
+        else:
+            ok = not isinstance(a, DenseAttr) and a.type == T.strong(t) \
+                and isinstance(a, FloatAttr) == T.is_float(t)
+        if not ok:
+            raise VerifyError(self, f"'value' = {a} is not a constant of the result type {t}")
         verify_integer_value(self, signless=False)
 
 
@@ -105,9 +163,17 @@ class AsTypeOp(Op):
     casting; float to int of NaN/inf/out-of-range gives NumPy's x86-64 value, INT_MIN)."""
 
     name = "np.astype"
-    traits = frozenset({Pure, Elementwise})
-    num_operands = 1
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, Elementwise})
+    operand_defs = (NpValue,)
+    result_defs = (NpValue,)
+    attr_defs = {"order": opt_attr(str_attr(("C",)))}   # a C-ordered copy (ndarray.copy)
+
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        x, t = self.operands[0].type, self.result.type
+        if not T.compatible(T.with_element(x, T.element_type(t)), t):
+            raise VerifyError(self, f"converts {x} to {t}, which has another shape")
 
     def evaluate(self, x):
         t = self.result.type
@@ -122,8 +188,8 @@ class AsTypeOp(Op):
 class ElementwiseOp(Op):
     """Base of n-ary elementwise ops: operands share one element type; shapes broadcast."""
 
-    traits = frozenset({Pure, Elementwise})
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, Elementwise, InferredTypes})
+    result_defs = (NpValue,)
     numpy: str = ""           # the NumPy ufunc that defines the semantics
     python = None             # the Python operator for weak scalars (None: use NumPy's)
     result_bool = False       # comparisons and predicates give bool
@@ -147,19 +213,6 @@ class ElementwiseOp(Op):
             el = T.py_bool if T.is_weak(el) else T.i1
         return [array_type(shape, el)]
 
-    def verify(self):
-        super().verify()
-        from ..ir.verifier import VerifyError
-        try:
-            want = self.infer([v.type for v in self.operands], {})
-        except (TypeError, ValueError) as e:
-            raise VerifyError(self, str(e)) from None
-        if want[0] != self.result.type and not (
-                T.shape_of(want[0]) != T.shape_of(self.result.type)
-                and T.element_type(want[0]) == T.element_type(self.result.type)):
-            raise VerifyError(self, f"result type {self.result.type} does not match the "
-                                    f"inferred {want[0]}")
-
     def evaluate(self, *args):
         t = self.result.type
         if all(T.is_weak(v.type) for v in self.operands) and self.python is not None:
@@ -173,8 +226,8 @@ def _elementwise(op_name: str, numpy: str, arity: int, python=None, traits=(), *
     cls = type(op_name.title().replace("_", "") + "Op", (ElementwiseOp,), {
         "name": "np." + op_name, "numpy": numpy,
         "python": staticmethod(python) if python is not None else None,
-        "num_operands": arity,
-        "traits": frozenset({Pure, Elementwise, *traits}), **flags})
+        "operand_defs": (NpValue,) * arity,
+        "traits": frozenset({Pure, TensorLevel, Elementwise, InferredTypes, *traits}), **flags})
     globals()[cls.__name__] = cls
     return cls
 
@@ -236,16 +289,16 @@ for _n, _py in UNARY_ANY.items():
     _elementwise(_n, _n, 1, _py)
 for _n in UNARY_BOOL:
     _elementwise(_n, _n, 1, result_bool=True)
-_elementwise("invert", "invert", 1, operator.invert)
+_elementwise("invert", "invert", 1, operator.invert, int_only=True)
 
 
 class WhereOp(Op):
     """``np.where(cond, a, b)``: cond is bool; a and b share one element type; broadcasts."""
 
     name = "np.where"
-    traits = frozenset({Pure, Elementwise})
-    num_operands = 3
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, Elementwise, InferredTypes})
+    operand_defs = (NpValue,) * 3
+    result_defs = (NpValue,)
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -281,9 +334,11 @@ class ReduceOp(Op):
     reductions, as ``np.max`` does."""
 
     name = "np.reduce"
-    traits = frozenset({Pure, Reduction})
-    num_operands = 1
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, Reduction, InferredTypes})
+    operand_defs = (NpValue,)
+    result_defs = (NpValue,)
+    attr_defs = {"kind": attr(str_attr(REDUCE_KINDS)), "axes": attr(array_of(int_attr(0))),
+                 "keepdims": opt_attr(BoolAttr)}
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -291,6 +346,10 @@ class ReduceOp(Op):
         kind, axes = attributes["kind"], attributes["axes"]
         if kind not in REDUCE_KINDS:
             raise TypeError(f"unknown reduction {kind!r}")
+        for a in axes:
+            check_axis(a, len(T.shape_of(x)))
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"duplicate value in 'axes' {tuple(axes)}")
         el = T.i1 if kind in ("any", "all") else T.element_type(x)
         return [array_type(reduced_shape(T.shape_of(x), axes, attributes.get("keepdims")),
                            el)]
@@ -310,14 +369,18 @@ class ArgReduceOp(Op):
     NumPy; the ``nan`` kinds skip NaNs and raise ValueError on an all-NaN slice."""
 
     name = "np.argreduce"
-    traits = frozenset({Pure, Reduction})
-    num_operands = 1
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, Reduction, InferredTypes})
+    operand_defs = (NpValue,)
+    result_defs = (NpValue,)
+    attr_defs = {"kind": attr(str_attr(("argmax", "argmin", "nanargmax", "nanargmin"))),
+                 "axis": attr(int_attr(-1))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
         shape = T.shape_of(operand_types[0])
         axis = attributes["axis"]
+        if axis >= 0:
+            check_axis(axis, len(shape))
         out = () if axis < 0 else tuple(d for i, d in enumerate(shape) if i != axis)
         return [array_type(out, T.i64)]
 
@@ -334,8 +397,20 @@ class BroadcastToOp(Op):
     (index-like scalars), in order."""
 
     name = "np.broadcast_to"
-    traits = frozenset({Pure})
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel})
+    operand_defs = (NpValue, Variadic(NpInteger))
+    result_defs = (Tensor,)
+
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        x, t = self.operands[0].type, self.result.type
+        verify_dynamic_sizes(self, t, self.operands[1:])
+        verify_element(self, t, x, "the result")
+        xs = T.shape_of(x)
+        if len(xs) > t.rank or not all(a in (1, b) or None in (a, b)
+                                       for a, b in zip(xs[::-1], t.shape[::-1], strict=False)):
+            raise VerifyError(self, f"cannot broadcast {x} to {t}")
 
     def evaluate(self, x, *dims):
         shape = list(self.result.type.shape)
@@ -348,8 +423,19 @@ class ReshapeOp(Op):
     """``np.reshape``: C-order reshape to the result type; dynamic dims are extra operands."""
 
     name = "np.reshape"
-    traits = frozenset({Pure})
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel})
+    operand_defs = (NpValue, Variadic(NpInteger))
+    result_defs = (NpValue,)
+
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        x, t = self.operands[0].type, self.result.type
+        verify_dynamic_sizes(self, t, self.operands[1:])
+        verify_element(self, t, x, "the result")
+        a, b = T.shape_of(x), T.shape_of(t)
+        if None not in a + b and math.prod(a) != math.prod(b):
+            raise VerifyError(self, f"cannot reshape {x} into {t}")
 
     def evaluate(self, x, *dims):
         it = iter(dims)
@@ -361,14 +447,18 @@ class TransposeOp(Op):
     """``np.transpose {perm}``: permute the axes."""
 
     name = "np.transpose"
-    traits = frozenset({Pure})
-    num_operands = 1
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor,)
+    result_defs = (Tensor,)
+    attr_defs = {"perm": attr(array_of(int_attr(0)))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
         x = operand_types[0]
         perm = attributes["perm"]
+        if sorted(perm) != list(range(x.rank)):
+            raise ValueError(f"'perm' {tuple(perm)} is not a permutation of the {x.rank} axes "
+                             f"of {x}")
         return [T.TensorType(tuple(x.shape[p] for p in perm), x.element)]
 
     def evaluate(self, x):
@@ -386,14 +476,24 @@ class SubscriptOp(Op):
     """
 
     name = "np.subscript"
-    traits = frozenset({Pure})
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (NpValue, Variadic(NpInteger))
+    result_defs = (NpValue,)
+    attr_defs = {"spec": attr(array_of(str_attr(("i", "n", "s")))),
+                 "bounds": opt_attr(array_of(int_attr() | str_attr(("none", "?"))))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
         x = operand_types[0]
         shape = T.shape_of(x)
         spec, bounds = attributes["spec"], list(attributes.get("bounds", ()))
+        if len(bounds) != 3 * spec.count("s"):
+            raise ValueError(f"'bounds' has {len(bounds)} entries for {spec.count('s')} "
+                             f"slice(s) (3 per slice)")
+        wanted = 1 + spec.count("i") + bounds.count("?")
+        if len(operand_types) != wanted:
+            raise ValueError(f"'spec' and 'bounds' take {wanted} operand(s), it has "
+                             f"{len(operand_types)}")
         out, dim = [], 0
         for item in spec:
             if item == "n":
@@ -452,14 +552,19 @@ class SetItemOp(Op):
     """
 
     name = "np.setitem"
-    traits = frozenset({Pure})
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor, NpValue, Variadic(NpInteger))
+    result_defs = (Tensor,)
+    attr_defs = SubscriptOp.attr_defs
 
     @classmethod
     def infer(cls, operand_types, attributes):
         target = operand_types[0]
         if not isinstance(target, T.TensorType):
             raise TypeError("'np.setitem' needs an array target")
+        if T.element_type(operand_types[1]) != target.element:
+            raise TypeError(f"'np.setitem' of a {T.element_type(operand_types[1])} value into "
+                            f"{target}")
         SubscriptOp.infer([target, *operand_types[2:]], attributes)
         return [target]
 
@@ -476,24 +581,38 @@ class WriteBackOp(Op):
     side effect: never removed by DCE or CSE."""
 
     name = "np.write_back"
-    num_operands = 2
-    num_results = 0
+    traits = frozenset({TensorLevel})
+    operand_defs = (Tensor, Tensor)
+    result_defs = ()
 
     @classmethod
     def infer(cls, operand_types, attributes):
         return []
+
+    def verify(self):
+        super().verify()
+        from ..ir.core import BlockArgument
+        from ..ir.verifier import VerifyError
+        param, value = self.operands
+        block = param.block if isinstance(param, BlockArgument) else None
+        if block is None or block.parent_op() is None or block.parent_op().name != "func.func":
+            raise VerifyError(self, "writes back into a parameter of the function only")
+        if not T.compatible(param.type, value.type):
+            raise VerifyError(self, f"cannot write {value.type} back into {param.type}")
 
 
 class DimOp(Op):
     """``np.dim {index}``: the run-time size of a dimension, as a Python int."""
 
     name = "np.dim"
-    traits = frozenset({Pure})
-    num_operands = 1
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor,)
+    result_defs = (NpInteger,)
+    attr_defs = {"index": attr(int_attr(0))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
+        check_axis(attributes["index"], len(T.shape_of(operand_types[0])))
         return [T.py_int]
 
     def evaluate(self, x):
@@ -505,9 +624,9 @@ class MatmulOp(Op):
     axis removed; batch dims broadcast). Operands share one element type."""
 
     name = "np.matmul"
-    traits = frozenset({Pure})
-    num_operands = 2
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (NpValue, NpValue)
+    result_defs = (NpValue,)
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -537,8 +656,16 @@ class FullOp(Op):
     follow as extra operands."""
 
     name = "np.full"
-    traits = frozenset({Pure})
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel})
+    operand_defs = (NpValue, Variadic(NpInteger))
+    result_defs = (Tensor,)
+
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        if T.shape_of(self.operands[0].type):
+            raise VerifyError(self, f"fills with a scalar, got {self.operands[0].type}")
+        verify_dynamic_sizes(self, self.result.type, self.operands[1:])
 
     def evaluate(self, v, *dims):
         it = iter(dims)
@@ -550,8 +677,17 @@ class ArangeOp(Op):
     """``np.arange(start, step)`` of the result's length (static, or a trailing operand)."""
 
     name = "np.arange"
-    traits = frozenset({Pure})
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel})
+    operand_defs = (NpScalar, NpScalar, Variadic(NpInteger))
+    result_defs = (Tensor,)
+
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        t = self.result.type
+        if t.rank != 1:
+            raise VerifyError(self, f"gives a 1-d tensor, not {t}")
+        verify_dynamic_sizes(self, t, self.operands[2:])
 
     def evaluate(self, start, step, *n):
         length = n[0] if n else self.result.type.shape[0]
@@ -563,9 +699,17 @@ class EyeOp(Op):
     """``np.eye(N, M, k)``: static sizes, result type explicit."""
 
     name = "np.eye"
-    traits = frozenset({Pure})
-    num_operands = 0
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel})
+    operand_defs = ()
+    result_defs = (Tensor,)
+    attr_defs = {"k": opt_attr(int_attr())}
+
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        t = self.result.type
+        if t.rank != 2 or not t.is_static:
+            raise VerifyError(self, f"gives a 2-d tensor of static shape, not {t}")
 
     def evaluate(self):
         n, m = self.result.type.shape

@@ -11,8 +11,21 @@ from __future__ import annotations
 import numpy as np
 
 from .. import types as T
-from ..ir.opdef import Op, Pure
-from .np import NUMPY_OPS, _dtype_value, array_type
+from ..ir.constraints import (
+    BoolAttr,
+    NpValue,
+    Tensor,
+    Variadic,
+    attr,
+    int_attr,
+    opt_attr,
+    str_attr,
+)
+from ..ir.opdef import InferredTypes, Op, Pure, TensorLevel
+from .np import NUMPY_OPS, _dtype_value, array_type, check_axis
+
+# The axis of the user's array that an index error names (``index_axis``).
+_INDEXED = {"axis": attr(int_attr(0)), "index_axis": opt_attr(int_attr(0))}
 
 
 class ConcatenateOp(Op):
@@ -20,8 +33,10 @@ class ConcatenateOp(Op):
     other than ``axis`` must agree (checked at run time when dynamic, ValueError as NumPy)."""
 
     name = "np.concatenate"
-    traits = frozenset({Pure})
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Variadic(Tensor, 1),)
+    result_defs = (Tensor,)
+    attr_defs = {"axis": attr(int_attr(0))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -31,6 +46,7 @@ class ConcatenateOp(Op):
             raise TypeError("np.concatenate operands must share one dtype")
         if len({len(s) for s in shapes}) != 1:
             raise ValueError("all the input arrays must have same number of dimensions")
+        check_axis(axis, len(shapes[0]))
         out = []
         for k in range(len(shapes[0])):
             dims = [s[k] for s in shapes]
@@ -55,12 +71,14 @@ class ScanOp(Op):
     sequential accumulation, as NumPy's accumulate loops."""
 
     name = "np.scan"
-    traits = frozenset({Pure})
-    num_operands = 1
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor,)
+    result_defs = (Tensor,)
+    attr_defs = {"kind": attr(str_attr(("sum", "prod"))), "axis": attr(int_attr(0))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
+        check_axis(attributes["axis"], len(T.shape_of(operand_types[0])))
         return [operand_types[0]]
 
     def evaluate(self, x):
@@ -74,13 +92,15 @@ class SortOp(Op):
     int64 indices instead. NaNs (of either sign) sort after every number, in input order."""
 
     name = "np.sort"
-    traits = frozenset({Pure})
-    num_operands = 1
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor,)
+    result_defs = (Tensor,)
+    attr_defs = {"axis": attr(int_attr(0)), "arg": opt_attr(BoolAttr)}
 
     @classmethod
     def infer(cls, operand_types, attributes):
         x = operand_types[0]
+        check_axis(attributes["axis"], len(T.shape_of(x)))
         return [T.with_element(x, T.i64) if attributes.get("arg") else x]
 
     def evaluate(self, x):
@@ -96,9 +116,10 @@ class GatherOp(Op):
     user's array's axis when ``x`` is a view of it)."""
 
     name = "np.gather"
-    traits = frozenset({Pure})
-    num_operands = 2
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor, NpValue)
+    result_defs = (NpValue,)
+    attr_defs = _INDEXED
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -106,6 +127,7 @@ class GatherOp(Op):
         if not T.is_integer(idx) or T.is_weak(idx):
             raise TypeError("arrays used as indices must be of integer (or boolean) type")
         shape, axis = T.shape_of(x), attributes["axis"]
+        check_axis(axis, len(shape))
         return [array_type(shape[:axis] + T.shape_of(idx) + shape[axis + 1:],
                            T.element_type(x))]
 
@@ -120,9 +142,9 @@ class MaskSelectOp(Op):
     IndexError("boolean index did not match indexed array along axis ...") at run time."""
 
     name = "np.mask_select"
-    traits = frozenset({Pure})
-    num_operands = 2
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor, NpValue)
+    result_defs = (Tensor,)
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -150,14 +172,17 @@ class ScatterOp(Op):
     ``index_axis`` when given, as ``np.gather``)."""
 
     name = "np.scatter"
-    traits = frozenset({Pure})
-    num_operands = 3
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor, NpValue, NpValue)
+    result_defs = (Tensor,)
+    attr_defs = _INDEXED
 
     @classmethod
     def infer(cls, operand_types, attributes):
-        x, idx, _ = operand_types
+        x, idx, v = operand_types
         GatherOp.infer([x, idx], attributes)
+        if T.element_type(v) != x.element:
+            raise TypeError(f"'np.scatter' of a {T.element_type(v)} value into {x}")
         return [x]
 
     def evaluate(self, x, idx, v):
@@ -175,14 +200,16 @@ class MaskAssignOp(Op):
     is true"). Mask dims that differ from ``x``'s raise IndexError as ``np.mask_select``."""
 
     name = "np.mask_assign"
-    traits = frozenset({Pure})
-    num_operands = 3
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor, NpValue, NpValue)
+    result_defs = (Tensor,)
 
     @classmethod
     def infer(cls, operand_types, attributes):
         x, mask, v = operand_types
         MaskSelectOp.infer([x, mask], attributes)
+        if T.element_type(v) != x.element:
+            raise TypeError(f"'np.mask_assign' of a {T.element_type(v)} value into {x}")
         if len(T.shape_of(mask)) == len(T.shape_of(x)) and len(T.shape_of(v)) > 1:
             raise TypeError("NumPy boolean array indexing assignment requires a 0 or "
                             f"1-dimensional input, input has {len(T.shape_of(v))} dimensions")

@@ -9,18 +9,73 @@
 - ``scf.while(%init...) ({before: ... scf.condition(%c, %args...)}, {after: ... scf.yield})``.
 """
 
+from ..ir.constraints import (
+    I1,
+    IntOrIndex,
+    LoopScalar,
+    Unit,
+    ValueType,
+    Variadic,
+    int_attr,
+    opt_attr,
+)
 from ..ir.core import Block
 from ..ir.opdef import Op, Pure, Terminator
 
 
+def _types(values) -> list:
+    return [v.type for v in values]
+
+
+def _text(types) -> str:
+    return "(" + ", ".join(map(str, types)) + ")"
+
+
+def _single_block(op, k: int, what: str) -> Block:
+    """The one block of region ``k`` of ``op`` (``what`` names the region in errors)."""
+    from ..ir.verifier import VerifyError
+    blocks = op.regions[k].blocks
+    if len(blocks) != 1:
+        raise VerifyError(op, f"needs one block in its {what} region, has {len(blocks)}")
+    return blocks[0]
+
+
+def _verify_region(op, k: int, what: str, args: list, terminator: type, values: list) -> None:
+    """Region ``k`` of ``op``: one block with arguments of the types ``args``, ending in a
+    ``terminator`` whose forwarded operands have the types ``values``."""
+    from ..ir.verifier import VerifyError
+    block = _single_block(op, k, what)
+    if _types(block.args) != list(args):
+        raise VerifyError(op, f"{what} region takes arguments {_text(_types(block.args))}, "
+                              f"expected {_text(args)}")
+    term = block.ops[-1] if block.ops else None
+    if not isinstance(term, terminator):
+        raise VerifyError(op, f"{what} region must end with '{terminator.name}'")
+    forwarded = term.operands[1:] if terminator is ConditionOp else term.operands
+    if _types(forwarded) != list(values):
+        raise VerifyError(term, f"forwards {_text(_types(forwarded))}, but the enclosing "
+                                f"'{op.name}' expects {_text(values)}")
+
+
 class YieldOp(Op):
+    """``scf.yield``: ends a region of ``scf.if``, ``scf.for`` or ``scf.while`` (whose
+    verifier checks the yielded types)."""
+
     name = "scf.yield"
     traits = frozenset({Terminator, Pure})
-    num_results = 0
+    operand_defs = (Variadic(ValueType),)
+    result_defs = ()
 
     @classmethod
     def infer(cls, operand_types, attributes):
         return []
+
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        if not isinstance(self.parent_op(), (IfOp, ForOp, WhileOp)):
+            raise VerifyError(self, "must be in a region of 'scf.if', 'scf.for' or "
+                                    "'scf.while'")
 
 
 class ConditionOp(Op):
@@ -28,16 +83,25 @@ class ConditionOp(Op):
 
     name = "scf.condition"
     traits = frozenset({Terminator, Pure})
-    num_results = 0
+    operand_defs = (I1, Variadic(ValueType))
+    result_defs = ()
 
     @classmethod
     def infer(cls, operand_types, attributes):
         return []
 
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        parent = self.parent_op()
+        if not (isinstance(parent, WhileOp) and parent.regions[0] is self.parent.parent):
+            raise VerifyError(self, "must end the 'before' region of 'scf.while'")
+
 
 class IfOp(Op):
     name = "scf.if"
-    num_operands = 1
+    operand_defs = (I1,)
+    result_defs = (Variadic(ValueType),)
     num_regions = 2
 
     @classmethod
@@ -55,10 +119,28 @@ class IfOp(Op):
     def else_block(self) -> Block:
         return self.regions[1].block
 
+    def verify(self):
+        super().verify()
+        types = _types(self.results)
+        _verify_region(self, 0, "then", [], YieldOp, types)
+        _verify_region(self, 1, "else", [], YieldOp, types)
+
 
 class ForOp(Op):
+    """Discardable attributes (loop hints of lowering and the backends): ``grafo.parallel``,
+    ``grafo.independent``, ``grafo.serial_outlined``, ``grafo.no_unroll``, ``grafo.matmul``
+    (units), ``grafo.work`` (elements per iteration, >= 0) and ``grafo.lanes`` (>= 1, a
+    divisor of the number of iteration values, each group of that many of one scalar
+    type)."""
+
     name = "scf.for"
+    operand_defs = (IntOrIndex, IntOrIndex, IntOrIndex, Variadic(ValueType))
+    result_defs = (Variadic(ValueType),)
     num_regions = 1
+    attr_defs = {**dict.fromkeys(("grafo.parallel", "grafo.independent",
+                                  "grafo.serial_outlined", "grafo.no_unroll", "grafo.matmul"),
+                                 opt_attr(Unit)),
+                 "grafo.work": opt_attr(int_attr(0)), "grafo.lanes": opt_attr(int_attr(1))}
 
     @classmethod
     def create(cls, lb, ub, step, inits=(), loc=None) -> "ForOp":
@@ -78,9 +160,31 @@ class ForOp(Op):
     def iter_inits(self) -> tuple:
         return self.operands[3:]
 
+    def verify(self):
+        super().verify()
+        from ..ir.verifier import VerifyError
+        lb, ub, step = _types(self.operands[:3])
+        if not lb == ub == step:
+            raise VerifyError(self, f"needs bounds and step of one type, got {lb}, {ub}, "
+                                    f"{step}")
+        inits, types = _types(self.iter_inits), _types(self.results)
+        if inits != types:
+            raise VerifyError(self, f"iteration values {_text(inits)} differ from its results "
+                                    f"{_text(types)}")
+        _verify_region(self, 0, "body", [lb, *types], YieldOp, types)
+        lanes = self.attr("grafo.lanes")
+        if lanes is not None and (len(types) % lanes or any(
+                len(set(types[g:g + lanes])) != 1 or not LoopScalar.accepts(types[g])
+                for g in range(0, len(types), lanes))):
+            raise VerifyError(self, f"'grafo.lanes' = {lanes} needs iteration values in "
+                                    f"groups of {lanes} scalars of one type, got "
+                                    f"{_text(types)}")
+
 
 class WhileOp(Op):
     name = "scf.while"
+    operand_defs = (Variadic(ValueType),)
+    result_defs = (Variadic(ValueType),)
     num_regions = 2
 
     @classmethod
@@ -99,3 +203,9 @@ class WhileOp(Op):
     @property
     def after(self) -> Block:
         return self.regions[1].block
+
+    def verify(self):
+        super().verify()
+        inits, types = _types(self.operands), _types(self.results)
+        _verify_region(self, 0, "before", inits, ConditionOp, types)
+        _verify_region(self, 1, "after", types, YieldOp, inits)

@@ -1,26 +1,54 @@
 """Declarative operation definitions: traits, the op registry and the ``Op`` base class.
 
 An op kind is a small subclass of ``Op`` naming itself (``name = "arith.addf"``), its traits,
-its operand/result/region counts and, where it has them, a type-inference rule
-(``infer``), a ``verify`` and a ``fold``. Defining the class registers it by name; the parser
-and passes find ops only through this registry and their traits.
+its operands, results and attributes with their constraints (``constraints.py``), its regions
+and, where it has them, a type-inference rule (``infer``), a ``verify`` and a ``fold``.
+Defining the class registers it by name; the parser and passes find ops only through this
+registry and their traits.
 """
 
 from __future__ import annotations
 
+from .. import types as T
+from .constraints import AttrDef, Variadic
 from .core import Operation
 
 OPS: dict[str, type] = {}
 
 
 class Trait:
-    """A property of an op kind that passes may rely on."""
+    """A property of an op kind that passes may rely on. ``verify(op)``, when given, checks
+    that an op of the kind has the property (raising ``VerifyError``)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, verify=None):
         self.name = name
+        self.verify = verify
 
     def __repr__(self) -> str:
         return self.name
+
+
+def _same_types(op, values, what: str) -> None:
+    if len({v.type for v in values}) > 1:
+        from .verifier import VerifyError
+        raise VerifyError(op, f"requires the same type for all {what}, got "
+                              + ", ".join(str(v.type) for v in values))
+
+
+def _inferred_types(op) -> None:
+    """The result types are those ``infer`` gives, up to dynamic dims (``types.compatible``)."""
+    from .attributes import attr_value
+    from .verifier import VerifyError
+    plain = {k: attr_value(op.attributes[k]) for k in op.attr_defs if k in op.attributes}
+    try:
+        want = type(op).infer([v.type for v in op.operands], plain)
+    except (TypeError, ValueError, IndexError) as e:
+        raise VerifyError(op, str(e)) from None
+    have = [r.type for r in op.results]
+    if len(want) != len(have) or not all(T.compatible(h, w) for h, w in zip(have, want,
+                                                                           strict=False)):
+        raise VerifyError(op, f"result type {', '.join(map(str, have))} does not match the "
+                              f"inferred {', '.join(map(str, want))}")
 
 
 Pure = Trait("Pure")                    # no side effects: removable when unused, CSE-able
@@ -31,6 +59,12 @@ ConstantLike = Trait("ConstantLike")    # materializes its ``value`` attribute
 IsolatedFromAbove = Trait("IsolatedFromAbove")  # regions use no outer values
 Reduction = Trait("Reduction")          # reduces over ``axes``
 ReadOnly = Trait("ReadOnly")            # reads memory, writes none (not CSE-safe across writes)
+TensorLevel = Trait("TensorLevel")      # NumPy-semantics ops on tensors (lowered to loops)
+SameOperandsAndResultType = Trait("SameOperandsAndResultType", lambda op: _same_types(
+    op, (*op.operands, *op.results), "operands and results"))
+SameTypeOperands = Trait("SameTypeOperands", lambda op: _same_types(op, op.operands,
+                                                                      "operands"))
+InferredTypes = Trait("InferredTypes", _inferred_types)  # results as ``infer`` gives them
 
 
 class Op(Operation):
@@ -39,6 +73,11 @@ class Op(Operation):
     - ``name``: dialect-qualified name, e.g. ``"np.add"``.
     - ``traits``: a frozenset of ``Trait`` s.
     - ``num_operands`` / ``num_results`` / ``num_regions``: exact counts, or None if variadic.
+    - ``operand_defs`` / ``result_defs``: a type constraint per operand / result (one entry
+      may be a ``Variadic``); when given, they set ``num_operands`` / ``num_results``.
+    - ``attr_defs``: attribute name -> ``attr(constraint)`` / ``opt_attr(constraint)``. An
+      attribute of the ``grafo.`` namespace that the kind does not declare is an error;
+      other undeclared attributes are kept and mean nothing to grafo.
     - ``infer(operand_types, attributes) -> list[Type]``: result types from operands, raising
       ``TypeError`` with a user-facing message when the operands are invalid.
     - ``default_properties``: properties upstream MLIR prints for the op when it holds their
@@ -49,10 +88,18 @@ class Op(Operation):
     num_operands: int | None = None
     num_results: int | None = None
     num_regions: int = 0
+    operand_defs: tuple | None = None
+    result_defs: tuple | None = None
+    attr_defs: dict[str, AttrDef] = {}
     default_properties: dict = {}
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
+        for defs, count in (("operand_defs", "num_operands"), ("result_defs", "num_results")):
+            given = cls.__dict__.get(defs)
+            if given is not None:
+                fixed = not any(isinstance(d, Variadic) for d in given)
+                setattr(cls, count, len(given) if fixed else None)
         if "name" in cls.__dict__:
             if cls.name in OPS:
                 raise ValueError(f"op {cls.name} is defined twice")
@@ -82,12 +129,54 @@ class Op(Operation):
         return {}
 
     def verify(self) -> None:
+        """Check the op against its kind's definition: counts, operand and result
+        constraints, attributes (required ones present, each accepted by its constraint, no
+        undeclared ``grafo.`` one) and the traits that verify. Raises ``VerifyError``."""
         from .verifier import VerifyError
         for what, want, have in (("operands", self.num_operands, len(self.operands)),
                                  ("results", self.num_results, len(self.results)),
                                  ("regions", self.num_regions, len(self.regions))):
             if want is not None and want != have:
                 raise VerifyError(self, f"expects {want} {what}, has {have}")
+        _check_values(self, "operand", self.operand_defs, self.operands)
+        _check_values(self, "result", self.result_defs, self.results)
+        for key, d in self.attr_defs.items():
+            a = self.attributes.get(key)
+            if a is None:
+                if not d.optional:
+                    raise VerifyError(self, f"requires attribute '{key}' ({d.constraint})")
+            elif not d.constraint.accepts(a):
+                raise VerifyError(self, f"attribute '{key}' must be {d.constraint}, got {a}")
+        for key in self.attributes:
+            if key.startswith("grafo.") and key not in self.attr_defs:
+                raise VerifyError(self, f"'{key}' is not an attribute of '{self.name}'")
+        for trait in sorted(self.traits, key=lambda t: t.name):
+            if trait.verify is not None:
+                trait.verify(self)
+
+
+def _check_values(op: Operation, what: str, defs, values) -> None:
+    """Each of ``values`` against its constraint in ``defs`` (None: not declared)."""
+    if defs is None:
+        return
+    from .verifier import VerifyError
+    k = next((i for i, d in enumerate(defs) if isinstance(d, Variadic)), None)
+    fixed = len(defs) - (k is not None)
+    if k is None and len(values) != fixed:
+        raise VerifyError(op, f"expects {fixed} {what}s, has {len(values)}")
+    if k is not None and len(values) < fixed + defs[k].min:
+        raise VerifyError(op, f"expects at least {fixed + defs[k].min} {what}s, has "
+                              f"{len(values)}")
+    n_var = len(values) - fixed
+    for i, v in enumerate(values):
+        if k is None or i < k:
+            c = defs[i]
+        elif i < k + n_var:
+            c = defs[k].constraint
+        else:
+            c = defs[i - n_var + 1]
+        if not c.accepts(v.type):
+            raise VerifyError(op, f"{what} #{i} must be {c}, got {v.type}")
 
 
 def lookup(name: str) -> type | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import types as T
 from .attributes import IntegerAttr, integer_bounds
 from .core import Operation
-from .opdef import IsolatedFromAbove, Terminator
+from .opdef import IsolatedFromAbove, Terminator, lookup
 
 
 class VerifyError(Exception):
@@ -47,11 +47,20 @@ def verify_integer_value(op: Operation, signless: bool) -> None:
 
 
 def verify(root: Operation) -> None:
-    """Verify ``root`` and everything nested in it; raise ``VerifyError`` on the first fault."""
+    """Verify ``root`` and everything nested in it; raise ``VerifyError`` on the first fault:
+    an op that no dialect defines (or whose name is not that of its kind), an op that breaks
+    its kind's definition (``opdef.Op.verify``), a use its definition does not dominate, a
+    terminator that is not last in its block, an inconsistent use list."""
     _verify_op(root, set())
 
 
 def _verify_op(op: Operation, visible: set) -> None:
+    kind = lookup(op.name)
+    if kind is None:
+        raise VerifyError(op, "is not defined by any dialect")
+    if type(op) is not kind:
+        raise VerifyError(op, f"is named '{op.name}' but was built as "
+                              f"'{type(op).name}'")
     for i, v in enumerate(op.operands):
         if v not in visible:
             raise VerifyError(op, f"operand #{i} does not dominate this use "

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from .. import types as T
 from ..dialects import np as npd
+from ..errors import unsupported
 from ..ir.core import BlockArgument, Operation, Value
 from ..ir.opdef import Elementwise, Pure
 from .context import Emitter
@@ -187,9 +188,9 @@ class Lowerer:
                 continue  # non-strict: an unused value (and its run-time checks) is dropped
             lower = RULES.get(type(op))
             if lower is None:
-                raise NotImplementedError(f"{op.loc}: no lowering for '{op.name}'"
-                                          + (" (inline callees first)" if op.name == "func.call"
-                                             else ""))
+                hint = "inline callees first" if op.name == "func.call" else \
+                    "tensor-level IR holds func, scf, np and grafo ops"
+                raise unsupported(f"no lowering for '{op.name}'", op.loc, hint)
             with self.em.b.at_loc(op.loc):
                 outs = lower(self, op)
                 for r, out in zip(op.results, outs, strict=True):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..dialects import builtin, func
 from ..dialects import np as npd
+from ..errors import unsupported
 from ..ir.verifier import verify
 from . import (  # noqa: F401
     control_flow,
@@ -30,14 +31,16 @@ if _missing:
 
 def lower_to_loops(module: builtin.ModuleOp) -> builtin.ModuleOp:
     """A new loop-level module with one lowered ``func.func`` per function of ``module``
-    (which is left unchanged). Raises ``NotImplementedError`` for ops without a lowering
-    (``func.call``: inline callees first) and ``VerifyError`` if the result is malformed."""
+    (which is left unchanged). Raises ``errors.unsupported`` (a CompileError that is a
+    NotImplementedError) for ops without a lowering (``func.call``: inline callees first)
+    and ``VerifyError`` if the result is malformed."""
     out = builtin.ModuleOp.empty()
     out.attributes.update(module.attributes)
     out.loc = module.loc
     for op in module.body.ops:
         if not isinstance(op, func.FuncOp):
-            raise NotImplementedError(f"cannot lower {op.name} at module level")
+            raise unsupported(f"cannot lower '{op.name}' at module level", op.loc,
+                              "a module holds functions")
         out.body.append(lower_function(op))
     verify(out)
     return out

@@ -85,7 +85,8 @@ class PassManager:
     """Runs a list of passes over a module, in order.
 
     ``timings`` holds ``(pass_name, seconds)`` for every pass run so far when ``timing`` is
-    set. A verifier failure under ``verify_each`` raises ``VerifyError`` naming the pass."""
+    set; ``current`` is the name of the pass that runs (or ran last), None before the first.
+    A verifier failure under ``verify_each`` raises ``VerifyError`` naming the pass."""
 
     def __init__(self, passes: list[Pass], verify_each: bool = False,
                  print_ir_after: Callable[[str, Operation], None] | TextIO | None = None,
@@ -97,6 +98,7 @@ class PassManager:
         self.print_ir_after = print_ir_after
         self.timing = timing
         self.timings: list[tuple[str, float]] = []
+        self.current: str | None = None
 
     @classmethod
     def parse(cls, pipeline: str = DEFAULT_PIPELINE, **options) -> "PassManager":
@@ -110,6 +112,7 @@ class PassManager:
     def run(self, module: Operation) -> Operation:
         """Run every pass on ``module`` in place; returns ``module``."""
         for p in self.passes:
+            self.current = p.name
             start = time.perf_counter()
             p.run(module)
             if self.timing:

@@ -2,7 +2,7 @@
 
 /// The callee of func.call must be a symbol reference (@g), not a string.
 
-// CHECK: k.py:4:8: error: 'func.call' op requires a 'callee' symbol reference attribute (@name)
+// CHECK: k.py:4:8: error: 'func.call' op attribute 'callee' must be a symbol reference (@name), got "g"
 "builtin.module"() ({
   "func.func"() ({
     "func.return"() : () -> ()

@@ -21,8 +21,9 @@ def lower_module(module: ModuleOp, name: str = "grafo",
     """The verified, unoptimized LLVM module of ``module`` and ``{function name: C symbol}``,
     parsed in ``context`` (default: LLVM's global context).
 
-    Raises NotImplementedError for ops without a lowering rule (tensor-level ops), TypeError /
-    ValueError for ill-typed ops, RuntimeError when LLVM's verifier rejects the result.
+    Raises ``errors.unsupported`` (a CompileError that is a NotImplementedError) for ops
+    without a lowering rule (tensor-level ops); on verified loop-level IR nothing else (a
+    RuntimeError when LLVM's verifier rejects the result is a compiler bug).
     """
     mod = ModuleEmitter(module, name)
     funcs = module.functions()

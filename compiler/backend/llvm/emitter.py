@@ -14,6 +14,7 @@ from llvmlite import ir
 
 from ... import types as T
 from ...dialects.builtin import ModuleOp
+from ...errors import unsupported
 from ...ir.core import Block, Operation, Value
 from .descriptor import MemRef
 from .errors import check_ops
@@ -109,8 +110,8 @@ class Emitter:
     def emit_op(self, op: Operation) -> None:
         rule = RULES.get(op.name)
         if rule is None:
-            raise NotImplementedError(f"{op.loc}: the LLVM backend cannot lower '{op.name}' "
-                                      f"(only loop-level ops; run the lowering first)")
+            raise unsupported(f"the LLVM backend cannot lower '{op.name}'", op.loc,
+                              "it takes loop-level ops only; run the lowering first")
         results = rule(self, op) or []
         self.bind(op.results, results)
 

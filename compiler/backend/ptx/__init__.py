@@ -22,6 +22,7 @@ import llvmlite.binding as llvm
 import numpy as np
 
 from ... import types as T
+from ...errors import unsupported
 from ..llvm.errors import error_table
 from . import gpu_reduce as GR
 from . import kernels as K
@@ -82,9 +83,8 @@ class PTXModule:
         if mod.uses_libdevice:
             path = libdevice_path()
             if path is None:
-                raise NotImplementedError("this function needs libdevice (math functions on "
-                                          "the GPU): install a CUDA toolkit or "
-                                          "nvidia-cuda-nvcc")
+                raise unsupported("this function needs libdevice (math functions on the "
+                                  "GPU)", None, "install a CUDA toolkit or nvidia-cuda-nvcc")
             with open(path, "rb") as f:
                 ref.link_in(llvm.parse_bitcode(f.read()))
         optimize(ref, sm)
@@ -134,8 +134,8 @@ def _dtype(t) -> np.dtype:
 
 def compile_module(module, arch: str | None = None, device: int = 0) -> PTXModule:
     """Compile a loop-level ``module`` for the GPU (see the package docstring). Raises
-    NotImplementedError for code the CUDA back end does not support (prints, buffer
-    allocation inside kernels, calls)."""
+    ``errors.unsupported`` (a CompileError that is a NotImplementedError) for code the CUDA
+    back end does not support (prints, buffer allocation inside kernels, calls)."""
     return PTXModule(module, resolve_arch(arch), device)
 
 

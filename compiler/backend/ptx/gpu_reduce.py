@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ... import types as T
 from ...dialects import np as npd
-from ...ir.opdef import Op, Pure
+from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel
 from ...lowering import scalar as S
 from ...lowering.index_expr import splat
 from ...lowering.lowerer import Lowerer, rule
@@ -38,9 +38,10 @@ class GpuReduceOp(Op):
     lowered for the GPU kernels (see the module docstring)."""
 
     name = "np.gpu_reduce"
-    traits = frozenset({Pure})
-    num_operands = 1
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = npd.ReduceOp.operand_defs
+    result_defs = npd.ReduceOp.result_defs
+    attr_defs = npd.ReduceOp.attr_defs
 
     @classmethod
     def infer(cls, operand_types, attributes):

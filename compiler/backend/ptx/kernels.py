@@ -30,6 +30,7 @@ from llvmlite import ir
 
 from ... import types as T
 from ...dialects.builtin import ModuleOp
+from ...errors import unsupported
 from ..llvm.descriptor import MemRef
 from ..llvm.emitter import Emitter, ModuleEmitter
 from ..llvm.errors import check_ops
@@ -119,8 +120,8 @@ def _libdevice(name: str):
 
 def _unsupported(what: str):
     def lower(fe, op):
-        raise NotImplementedError(f"{op.loc}: the CUDA back end cannot run {what} inside a "
-                                  f"kernel; compile for the CPU instead")
+        raise unsupported(f"the CUDA back end cannot run {what} inside a kernel", op.loc,
+                          "compile for the CPU instead")
     return lower
 
 
@@ -178,7 +179,7 @@ class KernelEmitter(Emitter):
     def emit_op(self, op) -> None:
         rule = OVERRIDES.get(op.name) or RULES.get(op.name)
         if rule is None:
-            raise NotImplementedError(f"{op.loc}: the CUDA back end cannot lower '{op.name}'")
+            raise unsupported(f"the CUDA back end cannot lower '{op.name}'", op.loc)
         self.bind(op.results, rule(self, op) or [])
 
     def emit_constants(self, ops) -> None:

@@ -24,7 +24,8 @@ from llvmlite import ir
 from ... import types as T
 from ...dialects import np as npd
 from ...ir.attributes import UnitAttr
-from ...ir.opdef import Op, Pure
+from ...ir.constraints import Tensor
+from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel
 from ...lowering.index_expr import broadcast, broadcast_shape, materialize
 from ...lowering.lowerer import Lowerer, rule
 from ...lowering.matmul import multiply_add
@@ -41,9 +42,9 @@ class GpuMatmulOp(Op):
     type, lowered for the tiled GPU kernel (see the module docstring)."""
 
     name = "np.gpu_matmul"
-    traits = frozenset({Pure})
-    num_operands = 2
-    num_results = 1
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = (Tensor, Tensor)
+    result_defs = (Tensor,)
 
     @classmethod
     def infer(cls, operand_types, attributes):

@@ -20,6 +20,7 @@ Walking the function body in order, each top-level op is
 from __future__ import annotations
 
 from ... import types as T
+from ...errors import unsupported
 from . import matmul as MM
 from . import reduce as R
 from . import rows as RW
@@ -143,10 +144,10 @@ class Partition:
 
     def _op(self, op) -> None:
         if op.name == "grafo.print":
-            raise NotImplementedError(f"{op.loc}: print is not supported by the CUDA back end")
+            raise unsupported("print is not supported by the CUDA back end", op.loc)
         if op.name == "func.call":
-            raise NotImplementedError(f"{op.loc}: calls between compiled functions are not "
-                                      f"supported by the CUDA back end")
+            raise unsupported("calls between compiled functions are not supported by the "
+                              "CUDA back end", op.loc)
         inner = list(nested(op))
         if op.name == "scf.for" and MM.MARK in op.attributes:
             k = Kernel(f"{self.func.sym_name}_k{len(self.kernels)}", "matmul", op,

@@ -181,10 +181,8 @@ _FCMP = {"oeq": "==", "ogt": ">", "oge": ">=", "olt": "<", "ole": "<=", "one": "
 
 
 def _predicate(op, table: dict) -> str:
-    p = op.attr("predicate")
-    if isinstance(p, str):
-        return p
-    return {v: k for k, v in table.items()}[p]
+    """The name of ``op``'s ``predicate`` (an MLIR enum number the verifier checked)."""
+    return {v: k for k, v in table.items()}[op.attr("predicate")]
 
 
 @rule("arith.cmpi")
