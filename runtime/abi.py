@@ -7,7 +7,8 @@ elements, so negative and non-contiguous strides pass without a copy), a scalar 
 (bool as ``int8_t``). Result arrays come back in buffers from ``aligned_alloc``; the returned
 NumPy arrays own them and ``free`` them when the last view dies. A non-zero return value k
 raises the exception of the k-th entry of the error table with its message formatted from
-``status->params``, followed by the user's source location.
+``status->params``, followed by the user's source location; negative codes are the runtime's
+own (``OUT_OF_MEMORY``, ``ARRAY_TOO_BIG``, ``INTERRUPTED``: see ``interrupt.py``).
 
 This module needs only NumPy and ctypes (no compiler, llvmlite or lark), so saved artifacts run
 with it alone. ctypes releases the GIL during the native call.
@@ -24,10 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import interrupt
+from .interrupt import INTERRUPTED
+
 _libc = ctypes.CDLL(ctypes.util.find_library("c"))
 _free = _libc.free
 _free.argtypes = [ctypes.c_void_p]
 _free.restype = None
+_interrupt_flag = interrupt.flag
 
 OUT_OF_MEMORY = -1
 ARRAY_TOO_BIG = -2
@@ -96,7 +101,9 @@ class NativeFunction:
     code k, ``errors[k - 1] = (exception name, str.format message, (file, line, col))``.
     Calling checks every argument (TypeError naming the expected and received type, or
     OverflowError for a scalar out of its dtype's range), runs the native code and returns
-    the result (a tuple when there are several results, None when none).
+    the result (a tuple when there are several results, None when none). A Ctrl-C during
+    the call raises KeyboardInterrupt (or what Python's SIGINT handler raises) once the
+    native code has stopped (``interrupt.py``).
     """
 
     def __init__(self, address: int, inputs: list, results: list, errors: list,
@@ -123,6 +130,8 @@ class NativeFunction:
         if len(args) != self._nin:
             raise TypeError(f"{self.name}() takes {self._nin} arguments "
                             f"({len(args)} given)")
+        if _interrupt_flag.value:
+            interrupt.clear_stale()
         cargs = [conv(a) for conv, a in zip(self._convert, args, strict=False)]
         slots = [make() for make in self._makers]
         status = _STATUS()
@@ -139,6 +148,8 @@ class NativeFunction:
         """The exception of status code ``rc`` with message parameters ``params``."""
         if rc == OUT_OF_MEMORY:
             return MemoryError(f"{self.name}: cannot allocate a buffer of {params[0]} bytes")
+        if rc == INTERRUPTED:
+            return interrupt.interrupted()
         if rc == ARRAY_TOO_BIG:
             return ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
                               "than the maximum possible size.")
