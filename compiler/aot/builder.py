@@ -27,7 +27,7 @@ from ..api import _written_parameters
 from ..backend.llvm.signature import spec
 from ..frontend import Constant
 from .header import header
-from .native import THREADS_SYMBOL, link_command, object_code, shared_library
+from .native import link_command, object_code, shared_library
 from .sources import source_spans
 from .targets import host
 
@@ -144,7 +144,7 @@ def build(functions) -> bytes:
             members[ir_member(name, stage)] = cf.ir_stages[stage].encode()
         members[llvm_member(name)] = cf.llvm_ir.encode()
         modules.append((cf.llvm_ir, record["llvm_function"], record["symbol"]))
-    obj, threads = object_code(modules, target)
+    obj, exported = object_code(modules, target)
     library = shared_library(obj, target)
     if library is not None:
         native = {"kind": "shared_library", "member": SHARED_LIBRARY}
@@ -154,7 +154,7 @@ def build(functions) -> bytes:
                   "note": f"no linker for {target.triple} was found when saving; link it "
                           f"with: {link_command(target)}"}
         members[OBJECT] = obj
-    native["threads_symbol"] = THREADS_SYMBOL if threads else None
+    native.update(exported)
     manifest = {"format": FORMAT, "format_version": FORMAT_VERSION,
                 "grafo_version": __version__, "target": target.manifest(), "native": native,
                 "header": HEADER, "entries": entries}

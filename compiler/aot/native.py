@@ -4,8 +4,10 @@ Each entry's module (the backend's lowering, optimized for the target) is parsed
 function renamed to the entry's C symbol and every other definition made internal, so that
 modules of several entries (all of which may define ``f``) link into one. The modules'
 thread-state pointers (``grafo.rt.threads``, see ``runtime/parallel.py``) become one weak
-global ``grafo_threads`` that the loader binds; left null, parallel loops run serially.
-LLVM's target machine
+global ``grafo_threads`` that the loader binds; left null, parallel loops run serially. Their
+interrupt-state pointers (``grafo.rt.interrupt``, see ``runtime/interrupt.py``) become the
+weak global ``grafo_interrupt``, next to the weak SIGINT handler ``grafo_interrupt_handler``
+that sets the flag it points at; left null, loops never stop early. LLVM's target machine
 emits one position-independent object file; the system C compiler links it into a shared
 library against the C and math libraries (``cc -shared -o libgrafo.so grafo.o -lm``).
 """
@@ -18,19 +20,25 @@ import subprocess
 import tempfile
 
 import llvmlite.binding as llvm
+from llvmlite import ir
 
+from ..backend.llvm.interrupt import HANDLER, INTERRUPT_GLOBAL, define_handler
 from ..backend.llvm.parallel import THREADS_GLOBAL
 from .cross import target_machine
 from .targets import Target
 
 THREADS_SYMBOL = "grafo_threads"
+INTERRUPT_SYMBOL = "grafo_interrupt"
+EXPORTED = {THREADS_GLOBAL: THREADS_SYMBOL, INTERRUPT_GLOBAL: INTERRUPT_SYMBOL}
 
 
-def object_code(modules: list, target: Target) -> tuple[bytes, bool]:
+def object_code(modules: list, target: Target) -> tuple[bytes, dict]:
     """One ELF relocatable object of ``modules``: (LLVM IR text, name of the entry function
-    in it, C symbol to export) triples; only the entry symbols and ``THREADS_SYMBOL`` are
-    global. Also says whether the object has ``THREADS_SYMBOL`` (parallel loops)."""
-    combined, threads = None, False
+    in it, C symbol to export) triples; only the entry symbols, ``THREADS_SYMBOL``,
+    ``INTERRUPT_SYMBOL`` and ``HANDLER`` are global. Also returns the manifest's record of
+    those the object has: ``threads_symbol`` (parallel loops), ``interrupt_symbol`` and
+    ``interrupt_handler`` (interrupt polls), each a symbol or None."""
+    combined, found = None, set()
     for text, function, symbol in modules:
         ref = llvm.parse_assembly(text)
         for value in (*ref.functions, *ref.global_variables):
@@ -38,18 +46,35 @@ def object_code(modules: list, target: Target) -> tuple[bytes, bool]:
                 continue
             if value.name == function:
                 value.name = symbol
-            elif value.name == THREADS_GLOBAL:
-                value.name = THREADS_SYMBOL
+            elif value.name in EXPORTED:
+                found.add(value.name)
+                value.name = EXPORTED[value.name]
                 value.linkage = llvm.Linkage.weak_any
-                threads = True
             else:
                 value.linkage = llvm.Linkage.internal
         if combined is None:
             combined = ref
         else:
             combined.link_in(ref)
+    polls = INTERRUPT_GLOBAL in found
+    if polls:
+        combined.link_in(llvm.parse_assembly(str(_handler_module(combined))))
     combined.verify()
-    return target_machine(target).emit_object(combined), threads
+    return target_machine(target).emit_object(combined), {
+        "threads_symbol": THREADS_SYMBOL if THREADS_GLOBAL in found else None,
+        "interrupt_symbol": INTERRUPT_SYMBOL if polls else None,
+        "interrupt_handler": HANDLER if polls else None}
+
+
+def _handler_module(combined) -> ir.Module:
+    """The weak ``HANDLER`` setting the flag of the state ``INTERRUPT_SYMBOL`` points at, for
+    the target of ``combined``."""
+    m = ir.Module("grafo.interrupt")
+    m.triple = combined.triple
+    m.data_layout = str(combined.data_layout)
+    pointer = ir.GlobalVariable(m, ir.PointerType(), INTERRUPT_SYMBOL)
+    define_handler(m, HANDLER, pointer).linkage = "weak"
+    return m
 
 
 def _linker(target: Target) -> list | None:
