@@ -41,6 +41,7 @@ import numpy as np
 from runtime.artifact import FORMAT_VERSION, ArtifactError
 from runtime.cpu import host_identity
 
+from . import nesting
 from .frontend import Constant
 
 _SCALARS = (bool, int, float, complex, str, bytes, type(None))
@@ -108,7 +109,8 @@ def _attribute_chains(source: str, roots: dict) -> list:
     if not any(_user_module(v) for v in roots.values()):
         return []
     try:
-        tree = ast.parse(textwrap.dedent(source))
+        with nesting.LOCK:   # see compiler/nesting.py
+            tree = ast.parse(textwrap.dedent(source))
     except SyntaxError as e:
         raise _Unstable(str(e)) from None
     chains = set()

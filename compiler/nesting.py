@@ -8,6 +8,10 @@ the deepest nesting of ``fn``'s AST needs, so whatever CPython itself compiles (
 up to about 2,900 branches) compiles here too. Python-to-Python calls do not grow the C
 stack since CPython 3.11, so the raised limit does not risk overflowing it. Limits raised by
 concurrent compilations in several threads are restored when the last of them ends.
+
+CPython 3.11's AST constructor fails ("AST constructor recursion depth mismatch") when the
+limit changes while it runs in another thread, so the limit changes only when a function
+needs more than it, and under ``LOCK``, which the frontend holds while it parses source.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import threading
 FRAMES_PER_LEVEL = 12   # measured: the frontend takes 6 frames per ``if`` level, passes fewer
 MARGIN = 2000           # frames for everything that does not grow with the nesting
 
-_lock = threading.Lock()
+LOCK = threading.Lock()   # held while the limit changes and while grafo parses source
 _active = 0
 _saved = 0
 
@@ -48,7 +52,7 @@ def room_for(depth: int):
     """Raise the recursion limit, while the block runs, to fit code nested ``depth`` AST
     levels deep (never lowering it)."""
     global _active, _saved
-    with _lock:
+    with LOCK:
         if _active == 0:
             _saved = sys.getrecursionlimit()
         _active += 1
@@ -58,7 +62,7 @@ def room_for(depth: int):
     try:
         yield
     finally:
-        with _lock:
+        with LOCK:
             _active -= 1
-            if _active == 0:
+            if _active == 0 and sys.getrecursionlimit() != _saved:
                 sys.setrecursionlimit(_saved)

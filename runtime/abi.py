@@ -8,7 +8,8 @@ elements, so negative and non-contiguous strides pass without a copy), a scalar 
 NumPy arrays own them and ``free`` them when the last view dies. A non-zero return value k
 raises the exception of the k-th entry of the error table with its message formatted from
 ``status->params``, followed by the user's source location, from a traceback frame at that
-location (``runtime.frames``).
+location (``runtime.frames``); negative codes are the runtime's own (``OUT_OF_MEMORY``,
+``ARRAY_TOO_BIG``, ``INTERRUPTED``: see ``interrupt.py``).
 
 An array parameter the function writes (``written``) must be writable, as NumPy requires of
 an assignment's destination: a read-only array (``setflags(write=False)``, ``np.broadcast_to``,
@@ -32,12 +33,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import interrupt
 from .frames import raise_at
+from .interrupt import INTERRUPTED
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c"))
 _free = _libc.free
 _free.argtypes = [ctypes.c_void_p]
 _free.restype = None
+_interrupt_flag = interrupt.flag
 
 OUT_OF_MEMORY = -1
 ARRAY_TOO_BIG = -2
@@ -114,7 +118,9 @@ class NativeFunction:
     array passed for a written parameter), runs the native code and returns the result (a
     tuple when there are several results, None when none). A failed run-time check raises
     its exception (IndexError ...) from a traceback frame at the check's source line;
-    MemoryError when a buffer cannot be allocated.
+    MemoryError when a buffer cannot be allocated. A Ctrl-C during the call raises
+    KeyboardInterrupt (or what Python's SIGINT handler raises) once the native code has
+    stopped (``interrupt.py``).
     """
 
     def __init__(self, address: int, inputs: list, results: list, errors: list,
@@ -146,6 +152,8 @@ class NativeFunction:
         if len(args) != self._nin:
             raise TypeError(f"{self.name}() takes {self._nin} arguments "
                             f"({len(args)} given)")
+        if _interrupt_flag.value:
+            interrupt.clear_stale()
         cargs = [conv(a) for conv, a in zip(self._convert, args, strict=False)]
         slots = [make() for make in self._makers]
         status = _STATUS()
@@ -167,6 +175,8 @@ class NativeFunction:
         a frame at the failed check's source line when the code is a check's."""
         if rc == OUT_OF_MEMORY:
             raise MemoryError(f"{self.name}: cannot allocate a buffer of {params[0]} bytes")
+        if rc == INTERRUPTED:
+            raise interrupt.interrupted()
         if rc == ARRAY_TOO_BIG:
             raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
                              "than the maximum possible size.")

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import cpu, elf, parallel
+from . import cpu, elf, interrupt, parallel
 from .abi import ArraySpec, NativeFunction, ScalarSpec, written_alias
 from .manifest import (
     ABI_SYMBOL,
@@ -239,6 +239,11 @@ class Artifact:
             if native.get("threads_symbol"):
                 parallel.bind(ctypes.addressof(ctypes.c_void_p.in_dll(
                     lib, native["threads_symbol"])))
+            if native.get("interrupt_symbol"):
+                interrupt.bind(ctypes.addressof(ctypes.c_void_p.in_dll(
+                    lib, native["interrupt_symbol"])))
+                interrupt.install(ctypes.cast(getattr(lib, native["interrupt_handler"]),
+                                              ctypes.c_void_p).value, lib)
             functions = {e["name"]: LoadedFunction(e, lib, namespaces)
                          for e in self.entries}
         except (AttributeError, ValueError) as e:

@@ -52,7 +52,9 @@ class Layout:
     array scalar type}; ``float_type``/``int_type``: ``&PyFloat_Type``/``&PyLong_Type``;
     ``true``/``false``/``none``: the singletons; ``functions``: {C name: address} for
     ``PYTHON_FUNCTIONS``, NumPy's ``PyArray_Scalar``/``PyArray_NewFromDescr``/
-    ``PyArray_SetBaseObject``, ``free`` and ``raise_status`` (see ``runtime.abi``)."""
+    ``PyArray_SetBaseObject``, ``free`` and ``raise_status`` (see ``runtime.abi``);
+    ``interrupt_flag``: the address of the interrupt flag (``runtime.interrupt``), which the
+    entry tests first: when set, the call goes to the reference path, which clears it."""
 
     array_data: int
     array_nd: int
@@ -70,6 +72,7 @@ class Layout:
     false: int
     none: int
     functions: dict
+    interrupt_flag: int
 
 
 def _words(obj, n: int) -> list:
@@ -129,7 +132,7 @@ def _address(fn) -> int:
 
 
 def _measure() -> Layout | None:
-    from . import abi
+    from . import abi, interrupt
     try:
         offsets = _array_offsets()
         scalar = _scalar_offset()
@@ -142,7 +145,8 @@ def _measure() -> Layout | None:
     return Layout(**offsets, scalar_value=scalar, array_type=id(np.ndarray),
                   descrs={d: id(d) for d in _CTYPE}, scalar_types={d: id(d.type) for d in _CTYPE},
                   float_type=id(float), int_type=id(int), true=id(True), false=id(False),
-                  none=id(None), functions=functions)
+                  none=id(None), functions=functions,
+                  interrupt_flag=interrupt.STATE_ADDRESS)
 
 
 LAYOUT = _measure()

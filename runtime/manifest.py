@@ -53,6 +53,8 @@ ABI_VERSION = 1
 ABI_SYMBOL = "grafo_abi_version"
 INTERFACE_SYMBOL = "grafo_interface_sha256"
 THREADS_SYMBOL = "grafo_threads"
+INTERRUPT_SYMBOL = "grafo_interrupt"             # runtime/interrupt.py
+INTERRUPT_HANDLER = "grafo_interrupt_handler"
 SYMBOL_PREFIX = "grafo_"
 
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -365,7 +367,9 @@ ENTRY = Record({
 def _native(kind: str) -> Record:
     """The native code: a shared library, or an object file and a note on how to link it."""
     fields = {"kind": one_of(kind), "abi_version": one_of(ABI_VERSION),
-              "threads_symbol": Nullable(one_of(THREADS_SYMBOL))}
+              "threads_symbol": Nullable(one_of(THREADS_SYMBOL)),
+              "interrupt_symbol": Nullable(one_of(INTERRUPT_SYMBOL)),
+              "interrupt_handler": Nullable(one_of(INTERRUPT_HANDLER))}
     if kind == "object":
         return Record({**fields, "member": one_of(OBJECT), "note": Str(10_000)})
     return Record({**fields, "member": one_of(SHARED_LIBRARY)})
@@ -392,7 +396,8 @@ MANIFEST_SCHEMA = Record({
 def _symbol(e: dict):
     if e["symbol"] != SYMBOL_PREFIX + e["name"]:
         return f"symbol {e['symbol']!r} is not {SYMBOL_PREFIX + e['name']!r}"
-    if e["symbol"] in (ABI_SYMBOL, INTERFACE_SYMBOL, THREADS_SYMBOL):
+    if e["symbol"] in (ABI_SYMBOL, INTERFACE_SYMBOL, THREADS_SYMBOL, INTERRUPT_SYMBOL,
+                       INTERRUPT_HANDLER):
         return f"entry name {e['name']!r} is reserved for the library's own {e['symbol']!r}"
     return None
 
@@ -516,6 +521,8 @@ LIBRARY_DATA = (
     (None, LibrarySymbol(ABI_SYMBOL, "object", 4)),
     (None, LibrarySymbol(INTERFACE_SYMBOL, "object", 65)),
     ("threads_symbol", LibrarySymbol(THREADS_SYMBOL, "object", 8, writable=True)),
+    ("interrupt_symbol", LibrarySymbol(INTERRUPT_SYMBOL, "object", 8, writable=True)),
+    ("interrupt_handler", LibrarySymbol(INTERRUPT_HANDLER, "function")),
 )
 
 

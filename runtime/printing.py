@@ -17,6 +17,7 @@ import sys
 
 import numpy as np
 
+from . import interrupt
 from .abi import _CTYPE, descriptor_type
 
 PRINT_HOOK = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p))
@@ -25,11 +26,17 @@ _PYTHON = {"int": (int, ctypes.c_int64, np.int64), "float": (float, ctypes.c_dou
 
 
 def make_hook(table: list) -> PRINT_HOOK:
-    """The callback for ``table``; keep it alive as long as native code may call it."""
+    """The callback for ``table``; keep it alive as long as native code may call it.
+    Python may run its SIGINT handler in the callback; ctypes would print and drop the
+    KeyboardInterrupt, so the callback raises the interrupt flag instead: the call stops at
+    its next poll and raises KeyboardInterrupt (``interrupt.py``)."""
     def hook(k, values):
         _, _, kinds, ranks = table[k]
-        write(table[k], [read_value(values[i], kind, rank)
-                         for i, (kind, rank) in enumerate(zip(kinds, ranks, strict=True))])
+        try:
+            write(table[k], [read_value(values[i], kind, rank)
+                             for i, (kind, rank) in enumerate(zip(kinds, ranks, strict=True))])
+        except KeyboardInterrupt:
+            interrupt.flag.value = 1
     return PRINT_HOOK(hook)
 
 

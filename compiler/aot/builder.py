@@ -18,6 +18,8 @@ from runtime.manifest import (
     FORMAT_VERSION,
     HEADER,
     INTERFACE_SYMBOL,
+    INTERRUPT_HANDLER,
+    INTERRUPT_SYMBOL,
     MANIFEST,
     OBJECT,
     SHARED_LIBRARY,
@@ -98,7 +100,8 @@ def target_of(cf):
 
 
 # Entry names whose symbols are the library's own data (``runtime.manifest.LIBRARY_DATA``).
-_RESERVED = {s[len("grafo_"):] for s in (ABI_SYMBOL, INTERFACE_SYMBOL, THREADS_SYMBOL)}
+_RESERVED = {s[len("grafo_"):] for s in (ABI_SYMBOL, INTERFACE_SYMBOL, THREADS_SYMBOL,
+                                         INTERRUPT_SYMBOL, INTERRUPT_HANDLER)}
 
 
 def _named(functions) -> list:
@@ -165,7 +168,7 @@ def build(functions, cache_key: str | None = None) -> bytes:
     # The form ``read`` sees (lists, not tuples), whose interface the library records.
     interface = interface_digest(json.loads(json.dumps(
         {"target": target.manifest(), "entries": entries})))
-    obj, threads = object_code(modules, target, interface)
+    obj, exported = object_code(modules, target, interface)
     library = shared_library(obj, target)
     if library is not None:
         native = {"kind": "shared_library", "member": SHARED_LIBRARY}
@@ -175,7 +178,7 @@ def build(functions, cache_key: str | None = None) -> bytes:
                   "note": f"no linker for {target.triple} was found when saving; link it "
                           f"with: {link_command(target)}"}
         members[OBJECT] = obj
-    native.update(abi_version=ABI_VERSION, threads_symbol=THREADS_SYMBOL if threads else None)
+    native.update(abi_version=ABI_VERSION, **exported)
     manifest = {"format": FORMAT, "format_version": FORMAT_VERSION,
                 "grafo_version": __version__, "target": target.manifest(), "native": native,
                 "header": HEADER, "entries": entries}

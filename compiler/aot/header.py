@@ -22,7 +22,8 @@ _PRELUDE = """\
    Link with the artifact's lib/libgrafo.so. Every entry point returns 0 on success, or the
    status code of a failed run-time check (listed above its prototype; status->params hold
    the message's parameters), or GRAFO_OUT_OF_MEMORY (status->params[0] = byte count), or
-   GRAFO_ARRAY_TOO_BIG (an array's byte count does not fit an int64).
+   GRAFO_ARRAY_TOO_BIG (an array's byte count does not fit an int64), or GRAFO_INTERRUPTED
+   (a loop saw the interrupt flag set, see grafo_interrupt_state below).
    Arrays cross as MLIR memref descriptors (strides in elements; inputs may have any
    strides). Result arrays are allocated by the callee: free(desc.allocated) releases one. */
 #ifndef GRAFO_{guard}_H
@@ -36,6 +37,7 @@ extern "C" {{
 
 #define GRAFO_OUT_OF_MEMORY (-1)
 #define GRAFO_ARRAY_TOO_BIG (-2)
+#define GRAFO_INTERRUPTED (-3)
 
 /* What this header was generated for; the library holds the same values, so a program can
    check that it runs with the library it was compiled against. */
@@ -59,6 +61,23 @@ typedef struct {{
     int32_t threads;
 }} grafo_thread_state;
 extern grafo_thread_state *{symbol};"""
+
+# runtime/interrupt.py's InterruptState, typed for C callers, who bind it themselves.
+_INTERRUPT = """
+/* Long loops poll the state {symbol} points at (left null: they never stop early). When
+   flag is nonzero and thread is the pthread_self() of the thread that called the entry
+   point, the call stops (on all threads of its parallel loops), frees what it allocated
+   and returns GRAFO_INTERRUPTED; writes into input arrays before that stay. Set flag from
+   a signal handler of your own, or install {handler} (with sigaction, for SIGINT): it
+   sets flag, then calls previous unless it is null. Clear flag before the next call. */
+typedef struct {{
+    volatile int32_t flag;
+    int32_t reserved;
+    uint64_t thread;
+    void (*previous)(int);
+}} grafo_interrupt_state;
+extern grafo_interrupt_state *{symbol};
+void {handler}(int sig);"""
 
 _EPILOGUE = """
 #ifdef __cplusplus
@@ -130,5 +149,8 @@ def header(manifest: dict) -> str:
     parts += [_descriptor(r) for r in ranks]
     if manifest["native"].get("threads_symbol"):
         parts.append(_THREADS.format(symbol=manifest["native"]["threads_symbol"]))
+    if manifest["native"].get("interrupt_symbol"):
+        parts.append(_INTERRUPT.format(symbol=manifest["native"]["interrupt_symbol"],
+                                       handler=manifest["native"]["interrupt_handler"]))
     parts += ["\n" + _prototype(e) for e in manifest["entries"]]
     return "\n".join(parts) + "\n" + _EPILOGUE

@@ -4,9 +4,12 @@ Each entry's module (the backend's lowering, optimized for the target) is parsed
 function renamed to the entry's C symbol and every other definition made internal, so that
 modules of several entries (all of which may define ``f``) link into one. The modules'
 thread-state pointers (``grafo.rt.threads``, see ``runtime/parallel.py``) become one weak
-global ``grafo_threads`` that the loader binds; left null, parallel loops run serially.
-Two constants describe the library to its loader (``runtime.manifest``): ``grafo_abi_version``
-(``int32_t``, the calling convention's version) and ``grafo_interface_sha256`` (the manifest's
+global ``grafo_threads`` that the loader binds; left null, parallel loops run serially. Their
+interrupt-state pointers (``grafo.rt.interrupt``, see ``runtime/interrupt.py``) become the
+weak global ``grafo_interrupt``, next to the weak SIGINT handler ``grafo_interrupt_handler``
+that sets the flag it points at; left null, loops never stop early. Two constants describe
+the library to its loader (``runtime.manifest``): ``grafo_abi_version`` (``int32_t``, the
+calling convention's version) and ``grafo_interface_sha256`` (the manifest's
 ``interface_digest`` as 64 hex digits and a NUL). LLVM's target machine emits one
 position-independent object file; the system C compiler links it into a shared
 library against the C and math libraries (``cc -shared -o libgrafo.so grafo.o -lm``).
@@ -22,20 +25,32 @@ import tempfile
 import llvmlite.binding as llvm
 from llvmlite import ir
 
-from runtime.manifest import ABI_SYMBOL, ABI_VERSION, INTERFACE_SYMBOL, THREADS_SYMBOL
+from runtime.manifest import (
+    ABI_SYMBOL,
+    ABI_VERSION,
+    INTERFACE_SYMBOL,
+    INTERRUPT_HANDLER,
+    INTERRUPT_SYMBOL,
+    THREADS_SYMBOL,
+)
 
+from ..backend.llvm.interrupt import INTERRUPT_GLOBAL, define_handler
 from ..backend.llvm.parallel import THREADS_GLOBAL
 from .cross import target_machine
 from .targets import Target
 
+EXPORTED = {THREADS_GLOBAL: THREADS_SYMBOL, INTERRUPT_GLOBAL: INTERRUPT_SYMBOL}
 
-def object_code(modules: list, target: Target, interface: str) -> tuple[bytes, bool]:
+
+def object_code(modules: list, target: Target, interface: str) -> tuple[bytes, dict]:
     """One ELF relocatable object of ``modules``: (LLVM IR text, name of the entry function
     in it, C symbol to export) triples, and of the constants ``ABI_SYMBOL`` and
     ``INTERFACE_SYMBOL`` (holding ``interface``, a hex SHA-256); only those, the entry
-    symbols and ``THREADS_SYMBOL`` are global. Also says whether the object has
-    ``THREADS_SYMBOL`` (parallel loops)."""
-    combined, threads = None, False
+    symbols, ``THREADS_SYMBOL``, ``INTERRUPT_SYMBOL`` and ``INTERRUPT_HANDLER`` are global.
+    Also returns the manifest's record of those the object has: ``threads_symbol``
+    (parallel loops), ``interrupt_symbol`` and ``interrupt_handler`` (interrupt polls), each
+    a symbol or None."""
+    combined, found = None, set()
     for text, function, symbol in modules:
         ref = llvm.parse_assembly(text)
         for value in (*ref.functions, *ref.global_variables):
@@ -43,19 +58,36 @@ def object_code(modules: list, target: Target, interface: str) -> tuple[bytes, b
                 continue
             if value.name == function:
                 value.name = symbol
-            elif value.name == THREADS_GLOBAL:
-                value.name = THREADS_SYMBOL
+            elif value.name in EXPORTED:
+                found.add(value.name)
+                value.name = EXPORTED[value.name]
                 value.linkage = llvm.Linkage.weak_any
-                threads = True
             else:
                 value.linkage = llvm.Linkage.internal
         if combined is None:
             combined = ref
         else:
             combined.link_in(ref)
+    polls = INTERRUPT_GLOBAL in found
+    if polls:
+        combined.link_in(llvm.parse_assembly(str(_handler_module(combined))))
     combined.link_in(llvm.parse_assembly(str(_abi_module(combined, interface))))
     combined.verify()
-    return target_machine(target).emit_object(combined), threads
+    return target_machine(target).emit_object(combined), {
+        "threads_symbol": THREADS_SYMBOL if THREADS_GLOBAL in found else None,
+        "interrupt_symbol": INTERRUPT_SYMBOL if polls else None,
+        "interrupt_handler": INTERRUPT_HANDLER if polls else None}
+
+
+def _handler_module(combined) -> ir.Module:
+    """The weak ``INTERRUPT_HANDLER`` setting the flag of the state ``INTERRUPT_SYMBOL``
+    points at, for the target of ``combined``."""
+    m = ir.Module("grafo.interrupt")
+    m.triple = combined.triple
+    m.data_layout = str(combined.data_layout)
+    pointer = ir.GlobalVariable(m, ir.PointerType(), INTERRUPT_SYMBOL)
+    define_handler(m, INTERRUPT_HANDLER, pointer).linkage = "weak"
+    return m
 
 
 def _abi_module(combined, interface: str) -> ir.Module:

@@ -129,9 +129,10 @@ class IfOp(Op):
 class ForOp(Op):
     """Discardable attributes (loop hints of lowering and the backends): ``grafo.parallel``,
     ``grafo.independent``, ``grafo.serial_outlined``, ``grafo.no_unroll``, ``grafo.matmul``
-    (units), ``grafo.work`` (elements per iteration, >= 0) and ``grafo.lanes`` (>= 1, a
-    divisor of the number of iteration values, each group of that many of one scalar
-    type)."""
+    (units), ``grafo.work`` (elements per iteration, >= 0), ``grafo.poll`` (>= 1: poll the
+    interrupt flag every that many iterations, ``passes/interrupt_polls.py``) and
+    ``grafo.lanes`` (>= 1, a divisor of the number of iteration values, each group of that
+    many of one scalar type)."""
 
     name = "scf.for"
     operand_defs = (IntOrIndex, IntOrIndex, IntOrIndex, Variadic(ValueType))
@@ -140,7 +141,8 @@ class ForOp(Op):
     attr_defs = {**dict.fromkeys(("grafo.parallel", "grafo.independent",
                                   "grafo.serial_outlined", "grafo.no_unroll", "grafo.matmul"),
                                  opt_attr(Unit)),
-                 "grafo.work": opt_attr(int_attr(0)), "grafo.lanes": opt_attr(int_attr(1))}
+                 "grafo.work": opt_attr(int_attr(0)), "grafo.lanes": opt_attr(int_attr(1)),
+                 "grafo.poll": opt_attr(int_attr(1))}
 
     @classmethod
     def create(cls, lb, ub, step, inits=(), loc=None) -> "ForOp":
@@ -182,10 +184,14 @@ class ForOp(Op):
 
 
 class WhileOp(Op):
+    """Discardable attribute ``grafo.poll`` (>= 1): poll the interrupt flag every that many
+    iterations (``passes/interrupt_polls.py``)."""
+
     name = "scf.while"
     operand_defs = (Variadic(ValueType),)
     result_defs = (Variadic(ValueType),)
     num_regions = 2
+    attr_defs = {"grafo.poll": opt_attr(int_attr(1))}
 
     @classmethod
     def create(cls, inits, after_types=None, loc=None) -> "WhileOp":

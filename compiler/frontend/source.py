@@ -9,6 +9,7 @@ import functools
 import inspect
 import weakref
 
+from .. import nesting
 from ..errors import CompileError
 from ..ir.core import Location
 from ..nesting import ast_depth
@@ -39,7 +40,8 @@ class FunctionSource:
         self.indent = len(first) - len(first.lstrip())
         text = "".join(_dedent(line, self.indent) for line in lines)
         try:
-            tree = ast.parse(text)
+            with nesting.LOCK:   # no recursion limit change while the AST is built
+                tree = ast.parse(text)
         except SyntaxError as e:
             raise CompileError(f"cannot parse the source code of '{name}' ({e.msg})",
                                self.def_loc,

@@ -3,13 +3,22 @@
 Passes: ``fold`` (constant folding), ``canonicalize`` (folding + rewrite patterns to a fixed
 point), ``cse`` (common subexpression elimination), ``dce`` (dead code elimination),
 ``fuse-loops`` (sibling parallel loop fusion on loop-level IR), ``parallelize-loops``
-(explicit loops with independent iterations marked parallel).
+(explicit loops with independent iterations marked parallel), ``interrupt-polls`` (where long
+loops poll for a Ctrl-C).
 ``PassManager.parse(DEFAULT_PIPELINE).run(module)`` is the optimization pipeline the compiler
 runs on the frontend's output and on the lowered module; ``LOOP_PIPELINE`` follows on the
 lowered module for the CPU.
 """
 
-from . import canonicalize, cse, dce, fold, fuse_loops, parallelize  # noqa: F401  (registers the passes)
+from . import (  # noqa: F401  (registers the passes)
+    canonicalize,
+    cse,
+    dce,
+    fold,
+    fuse_loops,
+    interrupt_polls,
+    parallelize,
+)
 from .manager import (
     DEFAULT_PIPELINE,
     LOOP_PIPELINE,

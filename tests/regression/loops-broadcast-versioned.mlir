@@ -32,7 +32,7 @@
 // CHECK: "memref.load"(%[[B]],
 // CHECK: "arith.addf"
 // CHECK: "memref.store"(%{{.*}}, %[[OUT]],
-// CHECK: }) {grafo.parallel}
+// CHECK: }) {grafo.parallel, grafo.poll = 1 : i64}
 // CHECK: }, {
 
 /// fast: the inner induction variable indexes both operands
@@ -46,7 +46,7 @@
 // CHECK-NEXT: "memref.load"(%[[B]], %[[BI]], %[[J]])
 // CHECK-NEXT: "arith.addf"
 // CHECK-NEXT: "memref.store"(%{{.*}}, %[[OUT]], %[[I]], %[[J]])
-// CHECK: }) {grafo.parallel}
+// CHECK: }) {grafo.parallel, grafo.poll = 1 : i64}
 // CHECK-NEXT: "scf.yield"
 // CHECK-NEXT: }) : (i1) -> ()
 // CHECK-NOT: "scf.for"
@@ -61,7 +61,7 @@
 // FUSED-NEXT: "scf.if"(%[[ANY]]) ({
 // FUSED-NEXT: "scf.for"
 // FUSED: "arith.select"
-// FUSED: }) {grafo.parallel}
+// FUSED: }) {grafo.parallel, grafo.poll = 65536 : i64}
 // FUSED: }, {
 // FUSED-NEXT: "scf.for"
 // FUSED-NEXT: ^bb0(%[[I:.*]]: index):
@@ -72,7 +72,7 @@
 // FUSED-NEXT: "arith.addf"
 // FUSED-NEXT: "memref.store"
 // FUSED-NEXT: "scf.yield"
-// FUSED-NEXT: }) {grafo.parallel}
+// FUSED-NEXT: }) {grafo.parallel, grafo.poll = 65536 : i64}
 // FUSED-LABEL: sym_name = "fused"
 
 /// Static shapes broadcast without run-time flags: one nest, no scf.if.

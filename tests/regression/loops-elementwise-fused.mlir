@@ -11,13 +11,13 @@
 // CHECK: %[[M:.*]] = "arith.mulf"
 // CHECK: %[[S:.*]] = "arith.addf"(%[[M]], %{{.*}})
 // CHECK-NEXT: "memref.store"(%[[S]], %[[OUT]], %{{.*}})
-// CHECK: }) {grafo.parallel}
+// CHECK: }) {grafo.parallel, grafo.poll = 65536 : i64}
 // CHECK: }, {
 // CHECK: "scf.for"
 // CHECK: %[[M2:.*]] = "arith.mulf"
 // CHECK: %[[S2:.*]] = "arith.addf"(%[[M2]], %{{.*}})
 // CHECK-NEXT: "memref.store"(%[[S2]], %[[OUT]], %{{.*}})
-// CHECK: }) {grafo.parallel}
+// CHECK: }) {grafo.parallel, grafo.poll = 65536 : i64}
 // CHECK-NOT: "scf.for"
 // CHECK-NOT: "memref.alloc"
 // CHECK: "func.return"(%[[OUT]])

@@ -16,7 +16,7 @@
 // CHECK-NOT: "memref.alloc"
 // CHECK: "arith.cmpf"(%{{.*}}, %[[T]])
 // CHECK-NOT: "memref
-// CHECK: }) : (i64, i64, i64, i1, i64) -> (i1, i64)
+// CHECK: }) {grafo.poll = 65536 : i64} : (i64, i64, i64, i1, i64) -> (i1, i64)
 // CHECK-NOT: "memref
 // CHECK: "func.return"(%{{.*}}) : (i64) -> ()
 // CHECK-LABEL: sym_name = "early_return_loop"

@@ -12,6 +12,6 @@
 // CHECK: %[[V:.*]] = "arith.addf"
 // CHECK: "memref.store"(%[[V]], %[[A]], %{{.*}})
 // CHECK-NEXT: "scf.yield"() :
-// CHECK-NEXT: }) : (i64, i64, i64) -> ()
+// CHECK-NEXT: }) {grafo.poll = 65536 : i64} : (i64, i64, i64) -> ()
 // CHECK-NEXT: "func.return"() :
 // CHECK-LABEL: sym_name = "triad_loop"

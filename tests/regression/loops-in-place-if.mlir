@@ -16,6 +16,6 @@
 // CHECK-NEXT: "scf.yield"() :
 // CHECK-NEXT: }) : (i1) -> ()
 // CHECK-NEXT: "scf.yield"() :
-// CHECK-NEXT: }) : (i64, i64, i64) -> ()
+// CHECK-NEXT: }) {grafo.poll = 65536 : i64} : (i64, i64, i64) -> ()
 // CHECK-NEXT: "func.return"() :
 // CHECK-LABEL: sym_name = "clip_loop"

@@ -21,5 +21,5 @@
 // CHECK-NOT: grafo.parallel
 // CHECK: "memref.dealloc"(%[[P]])
 // CHECK-NEXT: "scf.yield"
-// CHECK-NEXT: }) {grafo.parallel, grafo.work = {{[0-9]+}} : i64}
+// CHECK-NEXT: }) {grafo.parallel, grafo.poll = 1 : i64, grafo.work = {{[0-9]+}} : i64}
 // CHECK: "func.return"(%[[C]])

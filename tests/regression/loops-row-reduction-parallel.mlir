@@ -7,12 +7,12 @@
 /// loop over the rows (fuse-loops).
 
 // SUM: "scf.for"
-// SUM: }) {grafo.parallel, grafo.work = 500 : i64}
+// SUM: }) {grafo.parallel, grafo.poll = {{[0-9]+}} : i64, grafo.work = 500 : i64}
 
 // CHECK: "arith.maximumf"
 // CHECK-NOT: grafo.parallel
 // CHECK: "math.exp"
 // CHECK-NOT: grafo.parallel
 // CHECK: "arith.divf"
-// CHECK: }) {grafo.parallel}
+// CHECK: }) {grafo.parallel, grafo.poll = 1 : i64}
 // CHECK-NOT: grafo.parallel

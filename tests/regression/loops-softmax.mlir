@@ -18,7 +18,7 @@
 // CHECK-NOT: "memref.alloc"
 // CHECK: %[[D:.*]] = "arith.divf"
 // CHECK-NEXT: "memref.store"(%[[D]], %[[E]]
-// CHECK: }) {grafo.parallel}
+// CHECK: }) {grafo.parallel, grafo.poll = 1 : i64}
 // CHECK-DAG: "memref.dealloc"(%[[MAX]])
 // CHECK-DAG: "memref.dealloc"(%[[SUM]])
 // CHECK-NOT: "memref.dealloc"(%[[E]])

@@ -12,11 +12,11 @@
 // CHECK-NOT: "memref.alloc"
 // CHECK: }) {grafo.lanes = 8 : i64} : (index, index, index, f32, f32, f32, f32, f32, f32, f32, f32) -> (f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK: "math.absf"
-// CHECK: }) : (index, index, index, f32, f32) -> (f32, f32)
+// CHECK: }) {grafo.poll = 2730 : i64} : (index, index, index, f32, f32) -> (f32, f32)
 // CHECK: }, {
 // CHECK: %[[P:.*]] = "memref.alloc"
 // CHECK: "memref.store"(%{{.*}}, %[[P]]
-// CHECK: }) {grafo.parallel, grafo.work = 65536 : i64}
+// CHECK: }) {grafo.parallel, grafo.poll = 1 : i64, grafo.work = 65536 : i64}
 // CHECK: "memref.load"(%[[P]]
 // CHECK: "memref.dealloc"(%[[P]])
 // CHECK: "func.return"(%[[R]]) : (f32) -> ()

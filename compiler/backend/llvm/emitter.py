@@ -18,6 +18,7 @@ from ...errors import unsupported
 from ...ir.core import Block, Operation, Value
 from .descriptor import MemRef
 from .errors import check_ops
+from .interrupt import emit_poll
 from .printing import print_ops
 from .rules import RULES
 from .target import host_target_machine, triple
@@ -84,9 +85,11 @@ class Emitter:
 
     Subclasses set ``status`` (the status block that callees fill) and ``arena`` (the buffer
     list) and decide what a failure does (``fail_if``/``return_if``). ``parallel_ok`` says
-    whether ``grafo.parallel`` loops may run on threads here (not inside a parallel body)."""
+    whether ``grafo.parallel`` loops may run on threads here (not inside a parallel body);
+    ``polls`` whether loops marked ``grafo.poll`` poll the interrupt flag (``interrupt.py``)."""
 
     parallel_ok = True
+    polls = True
 
     def __init__(self, mod: ModuleEmitter, fn: ir.Function):
         self.mod = mod
@@ -148,6 +151,11 @@ class Emitter:
         self.b.position_at_end(out)
         self.b.ret(code)
         self.b.position_at_end(cont)
+
+    def poll(self) -> None:
+        """Stop with status ``INTERRUPTED`` when the interrupt flag is set for this thread
+        (``interrupt.emit_poll``)."""
+        emit_poll(self)
 
     def fail_if(self, cond: ir.Value, code, params: list) -> None:
         """When ``cond`` holds: write ``code`` (an int or an ``i32`` value) and ``params``

@@ -4,7 +4,8 @@ Status code k > 0 returned by an entry point means that the k-th ``grafo.check``
 in ``Operation.walk`` order over the whole module, failed. Code -1 (``OUT_OF_MEMORY``) means a
 ``memref.alloc`` could not get memory; its ``params[0]`` is the byte count. Code -2
 (``ARRAY_TOO_BIG``) means a ``memref.alloc``'s byte count does not fit an ``int64`` (NumPy's
-``ValueError``).
+``ValueError``). Code -3 (``INTERRUPTED``) means a loop's interrupt poll found the interrupt
+flag set (Ctrl-C, ``interrupt.py``; KeyboardInterrupt).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ...ir.core import Location, Operation
 
 OUT_OF_MEMORY = -1
 ARRAY_TOO_BIG = -2
+INTERRUPTED = -3
 MAX_NBYTES = (1 << 63) - 1
 
 

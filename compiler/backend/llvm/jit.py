@@ -13,12 +13,14 @@ import time
 import llvmlite.binding as llvm
 
 from runtime import fastcall, printing
+from runtime import interrupt as interrupts
 from runtime import parallel as threads
 
 from ...dialects.builtin import ModuleOp
 from . import pool
 from .codegen import lower_module
 from .errors import error_table
+from .interrupt import INTERRUPT_GLOBAL, install_handler
 from .parallel import THREADS_GLOBAL
 from .pool import POOL_GLOBAL
 from .printing import PRINT_GLOBAL, print_table
@@ -34,9 +36,11 @@ class CompiledModule:
     ``errors.py``), ``llvm_ir`` (optimized LLVM IR text, printed on demand), ``asm`` (host
     assembly, on demand), ``threads_global`` (address of the module's ``grafo.rt.threads``
     pointer, bound to the process's thread state by ``runtime.parallel.bind``; None without
-    parallel loops), ``timings`` (seconds per step: "llvm-ir" building and verifying the LLVM
-    module, "llvm-opt" the O3 pipeline, "machine-code" instruction selection and JIT linking;
-    the Python entries that ``entry`` adds later count under "machine-code" too).
+    parallel loops; a module with interrupt polls has its ``grafo.rt.interrupt`` bound the
+    same way and puts the SIGINT handler in place, ``runtime.interrupt.install``),
+    ``timings`` (seconds per step: "llvm-ir" building and verifying the LLVM module,
+    "llvm-opt" the O3 pipeline, "machine-code" instruction selection and JIT linking; the
+    Python entries that ``entry`` adds later count under "machine-code" too).
 
     Memory: the LLVM modules live in a private context and are freed once the object code
     is made (the optimized module is kept as bitcode for ``llvm_ir``); the object code is
@@ -69,6 +73,9 @@ class CompiledModule:
         if THREADS_GLOBAL in names:
             self.threads_global = self._engine.get_global_value_address(THREADS_GLOBAL)
             threads.bind(self.threads_global)
+        if INTERRUPT_GLOBAL in names:
+            interrupts.bind(self._engine.get_global_value_address(INTERRUPT_GLOBAL))
+            install_handler()
         self._print_hook = None
         table = print_table(module)
         if table:

@@ -24,6 +24,12 @@ iterations above a recorded failure. After the join the caller reports the recor
 so the error is the one a serial run raises. Each thread keeps its own buffer list for
 ``memref.alloc`` in the body and frees it when its chunk ends.
 
+Interrupt polls (``interrupt.py``) in a body compare the interrupted thread with the thread
+that started the region (the closure's ``CALLER`` field), so every thread of a region the
+main thread started records ``INTERRUPTED`` like a failure at its next poll, and also ends
+its chunk when a failure below its current iteration is recorded: a Ctrl-C ends the region
+within a chunk of polls on every thread.
+
 Loops with iteration arguments and loops nested in a parallel body run serially; lowering
 splits large reductions into a parallel loop over fixed chunks (``lowering/reduction.py``).
 """
@@ -37,7 +43,9 @@ from .atomics import locked, store_atomic
 from .bound import pointer_global
 from .descriptor import MemRef, flatten
 from .emitter import Emitter
+from .interrupt import emit_poll, pthread_self, strip_mined
 from .rules import RULES
+from .rules.scf import poll_every
 from .support import internal_function
 from .types import I32, I64, PTR, STATUS, STATUS_PARAMS
 
@@ -49,6 +57,7 @@ THREAD_STATE = ir.LiteralStructType([PTR, PTR, PTR, I32])
 FAILURE = ir.LiteralStructType([I64, I32, I32, ir.ArrayType(I64, STATUS_PARAMS)])
 NO_FAILURE = (1 << 63) - 1
 SINGLE = 5   # closure field: nonzero when the serial path calls the body on the whole range
+CALLER = 6   # closure field: pthread_self() of the thread that runs the loop (when it polls)
 GOMP_PARALLEL = ir.FunctionType(ir.VoidType(), [PTR, PTR, I32, I32])
 OMP_QUERY = ir.FunctionType(I32, [])
 _FAILING_OPS = frozenset({"grafo.check", "memref.alloc", "func.call"})
@@ -157,11 +166,14 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
 
 def _closure(fe: Emitter, op, lb, step, trip, state) -> tuple:
     """``(closure, its type, the outlined body)`` for ``op``, at the builder's position: the
-    closure (on the stack) holds a clear failure record, the loop bounds, ``state`` and the
-    captured values; its ``SINGLE`` field is left for the caller."""
+    closure (on the stack) holds a clear failure record, the loop bounds, ``state``, the
+    calling thread (0 when the body does not poll) and the captured values; its ``SINGLE``
+    field is left for the caller."""
     b = fe.b
     captured = _captured(fe, op)
-    shared = [_sext64(b, lb), _sext64(b, step), trip, state, _i64(0)]
+    polls = fe.polls and any("grafo.poll" in o.attributes for o in op.walk())
+    caller = b.call(pthread_self(b.module), []) if polls else _i64(0)
+    shared = [_sext64(b, lb), _sext64(b, step), trip, state, _i64(0), caller]
     fields = [v for c in captured for v in flatten(fe.values[c])
               if not isinstance(v, ir.Constant)]
     closure_t = ir.LiteralStructType([FAILURE] + [v.type for v in shared + fields])
@@ -220,6 +232,7 @@ class BodyEmitter(Emitter):
         self._allocas.store(ir.Constant(PTR, None), self.arena)
         self.exit = self.new_block("exit")
         self.iteration = None
+        self.closure_t = None
 
     def emit(self, op, captured: list, outer: dict, closure_t, iv_type, constants) -> None:
         """``constants``: ``lb``/``step`` known at compile time, used as constants so that
@@ -230,7 +243,8 @@ class BodyEmitter(Emitter):
             b.load(_field(b, c, closure_t, k), typ=closure_t.elements[k]) for k in range(1, 6))
         lb, step = (_sext64(b, constants[k]) if k in constants else v
                     for k, v in (("lb", lb), ("step", step)))
-        k = SINGLE + 1
+        self.closure_t = closure_t
+        k = CALLER + 1
         for v in captured:
             gen = outer[v]
             values = []
@@ -275,25 +289,59 @@ class BodyEmitter(Emitter):
         return tuple(out)
 
     def _loop(self, op, lo, hi, step, iv_type) -> None:
+        every = poll_every(self, op)
+        if every is not None and every > 1:
+            def chunk(c, end, carried):
+                self._chunk(op, c, end, step, iv_type, None)
+                return carried
+
+            strip_mined(self, lo, hi, step, [], every, chunk, self._poll_at)
+        else:
+            self._chunk(op, lo, hi, step, iv_type, every)
+        self.b.branch(self.exit)
+
+    def _poll_at(self, iteration) -> None:
+        self.iteration = iteration   # the failure record's iteration: the next chunk's first
+        self.poll()
+
+    def _chunk(self, op, lo, hi, step, iv_type, every) -> None:
+        """The iterations ``lo, lo + step, ...`` below ``hi``, polling before each when
+        ``every`` is 1; ``b`` continues after them."""
         b = self.b
         pre = b.block
-        head, body, skip = self.new_block("for.head"), self.new_block("for.body"), None
+        head, body, done = (self.new_block(n) for n in ("for.head", "for.body", "for.end"))
         b.branch(head)
         b.position_at_end(head)
         iv = b.phi(I64)
         iv.add_incoming(lo, pre)
-        b.cbranch(b.icmp_signed("<", iv, hi), body, self.exit)
+        b.cbranch(b.icmp_signed("<", iv, hi), body, done)
         b.position_at_end(body)
         if self.can_fail:   # stop above a failure another thread recorded
-            failed = b.load_atomic(_field(b, self.closure, FAILURE, 0), "monotonic", 8, typ=I64)
-            skip = self.new_block("for.run")
-            b.cbranch(b.icmp_signed("<", failed, iv), self.exit, skip)
-            b.position_at_end(skip)
+            self._skip_failed(iv)
         self.iteration = iv
+        if every == 1:
+            self.poll()
         self.bind(op.body.args[:1], [iv if iv_type == I64 else b.trunc(iv, iv_type)])
         self.emit_ops(op.body)
         iv.add_incoming(b.add(iv, step, flags=("nsw",)), b.block)
         b.branch(head)
+        b.position_at_end(done)
+
+    def _skip_failed(self, iteration) -> None:
+        """End the chunk when another thread recorded a failure below ``iteration``."""
+        b = self.b
+        failed = b.load_atomic(_field(b, self.closure, FAILURE, 0), "monotonic", 8, typ=I64)
+        run = self.new_block("for.run")
+        b.cbranch(b.icmp_signed("<", failed, iteration), self.exit, run)
+        b.position_at_end(run)
+
+    def poll(self) -> None:
+        """Record ``INTERRUPTED`` when the interrupt is for the thread that started the
+        region; end the chunk when a failure below the current iteration is recorded."""
+        b = self.b
+        emit_poll(self, lambda: b.load(_field(b, self.closure, self.closure_t, CALLER),
+                                       typ=I64))
+        self._skip_failed(self.iteration)
 
     def fail_if(self, cond: ir.Value, code, params: list) -> None:
         """When ``cond`` holds: record the failure of this iteration, end the chunk."""

@@ -11,7 +11,9 @@ and calls the C entry by address, so saved artifacts never contain it). It
    must be a ``float``/``int``/``bool`` or the NumPy scalar of the expected dtype whose value
    fits. Anything else, and keyword arguments, go to ``self`` (the ``runtime.abi``
    ``NativeFunction`` of the same entry), which converts, copies (and copies back) or raises
-   the TypeError or NumPy's read-only ValueError;
+   the TypeError or NumPy's read-only ValueError; so does a call made while the interrupt
+   flag is set (``runtime.interrupt``: a SIGINT that Python handled outside compiled code
+   left it set, and the reference path clears it);
 2. builds the memref descriptors on the stack and calls the C entry without the GIL;
 3. on a non-zero status calls ``runtime.abi.raise_status(self, code, *params)``, which raises;
 4. wraps results: a result buffer becomes a NumPy array (``PyArray_NewFromDescr`` on the
@@ -231,6 +233,8 @@ def emit_py_entry(name: str, address: int, ftype: T.FunctionType, ins: list, out
     m = _new_module(f"{name}.py")
     e = _PyEntry(m, layout, f"{name}.py")
     b = e.b
+    flag = b.load_atomic(_const_ptr(layout.interrupt_flag), "monotonic", 4, typ=I32)
+    e.require(b.icmp_unsigned("==", flag, ir.Constant(I32, 0)))
     args = e.fn.append_basic_block("args")
     b.cbranch(b.and_(b.icmp_unsigned("==", e.kwnames, _null()),
                      b.icmp_unsigned("==", e.nargs, ir.Constant(I64, len(ins)))),

@@ -143,6 +143,7 @@ class KernelEmitter(Emitter):
     are re-emitted inside it."""
 
     parallel_ok = False
+    polls = False   # the host has no way to reach a running kernel's loops
 
     def __init__(self, mod: PTXModuleEmitter, kernel: Kernel, with_out: bool):
         types = []

@@ -74,8 +74,12 @@ def libm(fe, op):
 
 @rule("grafo.print")
 def print_(fe, op):
-    """Pass pointers to the values to the module's print hook, if one is bound."""
+    """Pass pointers to the values to the module's print hook, if one is bound; poll the
+    interrupt flag first, so that a Ctrl-C stops the call here rather than in Python code
+    the hook runs, where ctypes would drop the KeyboardInterrupt."""
     b = fe.b
+    if fe.polls:
+        fe.poll()
     values = fe.operands(op)
     array_t = ir.ArrayType(PTR, max(len(values), 1))
     slots = fe.entry_alloca(array_t)

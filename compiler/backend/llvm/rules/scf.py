@@ -16,6 +16,11 @@ loop on a run-time stride, so a lanes loop whose reads go along one dim of strid
 with those strides taken as 1 (contiguous: vector loads), chosen when they are, and as it is
 (``_unit_stride_version``).
 
+A loop marked ``grafo.poll = N`` polls the interrupt flag every N iterations
+(``interrupt.py``): an ``scf.for`` runs in chunks of N iterations with a poll between them
+(N > 1), each the loop as described here, or polls at the start of each iteration (N = 1);
+an ``scf.while`` polls every N iterations, counting down in a carried register.
+
 A loop marked ``grafo.no_unroll`` gets LLVM loop metadata ``llvm.loop.unroll.disable`` on its
 back edge (MLIR's ``#llvm.loop_unroll<disable = true>``): the register-tiled matmul kernel
 fills the vector registers with one step of k, and unrolled it spills to the stack in its
@@ -29,6 +34,7 @@ from dataclasses import replace
 from llvmlite import ir
 
 from ..descriptor import NSW, MemRef, flatten, is_const, unflatten
+from ..interrupt import strip_mined
 from .registry import rule
 
 
@@ -55,8 +61,26 @@ def for_(fe, op):
     return emit_loop(fe, op, lb, ub, step, inits)
 
 
+def poll_every(fe, op) -> int | None:
+    """How many iterations of ``op`` run between interrupt polls in ``fe`` (None: no
+    polls)."""
+    return op.attr("grafo.poll") if fe.polls else None
+
+
 def emit_loop(fe, op, lb, ub, step, inits=()) -> list:
     """The serial loop of ``op`` from ``lb`` to ``ub``; returns its results."""
+    every = poll_every(fe, op)
+    if every is not None and every > 1:
+        types = [r.type for r in op.results]
+        return unflatten(types, strip_mined(
+            fe, lb, ub, step, _flat(inits), every,
+            lambda lo, hi, values: _flat(_versioned(fe, op, lo, hi, step,
+                                                    unflatten(types, values))),
+            lambda c: fe.poll()))
+    return _versioned(fe, op, lb, ub, step, inits)
+
+
+def _versioned(fe, op, lb, ub, step, inits) -> list:
     axes = _strided_axes(fe, op) if op.attr("grafo.lanes") else []
     if axes:
         return _unit_stride_version(fe, op, axes, lambda: _emit_loop(fe, op, lb, ub, step,
@@ -146,6 +170,8 @@ def _emit_loop(fe, op, lb, ub, step, inits) -> list:
     values = _lanes(b, carried) if lanes else carried
     b.cbranch(b.icmp_signed("<", iv, ub), body, done)
     b.position_at_end(body)
+    if poll_every(fe, op) == 1:
+        fe.poll()
     fe.bind(op.body.args, [iv, *unflatten(types, values)])
     yielded = _flat(fe.operands(fe.emit_ops(op.body)))
     if lanes:
@@ -228,6 +254,12 @@ def while_(fe, op):
     b.branch(before)
     b.position_at_end(before)
     carried = _phis(b, _flat(fe.operands(op)), pre)
+    every = poll_every(fe, op)
+    countdown = None
+    if every == 1:
+        fe.poll()
+    elif every is not None:
+        countdown = _countdown(fe, pre, every)
     fe.bind(op.before.args, unflatten([a.type for a in op.before.args], carried))
     cond, *forwarded = fe.operands(fe.emit_ops(op.before))
     b.cbranch(cond, after, done)
@@ -236,6 +268,33 @@ def while_(fe, op):
     yielded = _flat(fe.operands(fe.emit_ops(op.after)))
     for p, v in zip(carried, yielded, strict=True):
         p.add_incoming(v, b.block)
+    if countdown is not None:
+        phi, left = countdown
+        phi.add_incoming(left, b.block)
     b.branch(before)
     b.position_at_end(done)
     return forwarded
+
+
+def _countdown(fe, pre, every: int) -> tuple:
+    """At the head of a while loop (entered from ``pre``): poll when a carried counter,
+    ``every`` on entry, counts down to 0, then start it again. Returns the counter's phi
+    and its value for the next iteration, which the caller adds from the latch."""
+    b = fe.b
+    i64 = ir.IntType(64)
+    phi = b.phi(i64)
+    phi.add_incoming(ir.Constant(i64, every), pre)
+    left = b.sub(phi, ir.Constant(i64, 1))
+    head = b.block
+    due, cont = fe.new_block("while.poll"), fe.new_block("while.run")
+    b.cbranch(b.icmp_unsigned("==", left, ir.Constant(i64, 0)), due, cont).set_weights(
+        [1, 1 << 20])
+    b.position_at_end(due)
+    fe.poll()
+    polled = b.block
+    b.branch(cont)
+    b.position_at_end(cont)
+    merged = b.phi(i64)
+    merged.add_incoming(left, head)
+    merged.add_incoming(ir.Constant(i64, every), polled)
+    return phi, merged
