@@ -16,12 +16,12 @@ def compiled(module, name):
 
 @pytest.fixture(scope="module")
 def add1():
-    return compiled(elementwise("add", T.f32, T.f32, arith.AddfOp), "add")
+    return compiled(elementwise("add", T.f32, T.f32, arith.AddFOp), "add")
 
 
 @pytest.fixture(scope="module")
 def add2():
-    return compiled(elementwise("add2", T.f64, T.f64, arith.AddfOp, rank=2), "add2")
+    return compiled(elementwise("add2", T.f64, T.f64, arith.AddFOp, rank=2), "add2")
 
 
 def test_add_contiguous(add1):
@@ -63,13 +63,13 @@ def test_inputs_are_not_copied_but_odd_byte_strides_are(add1):
 
 
 def test_contiguous_memref_param_gets_a_copy():
-    f = compiled(elementwise("addc", T.f64, T.f64, arith.AddfOp, in_strided=False), "addc")
+    f = compiled(elementwise("addc", T.f64, T.f64, arith.AddFOp, in_strided=False), "addc")
     a = np.arange(20.0)
     np.testing.assert_array_equal(f(a[::2], a[1::2]), a[::2] + a[1::2])
 
 
 def test_static_shape_and_argument_checks():
-    f = compiled(elementwise("adds", T.f32, T.f32, arith.AddfOp, shape=(2, 3), rank=2), "adds")
+    f = compiled(elementwise("adds", T.f32, T.f32, arith.AddFOp, shape=(2, 3), rank=2), "adds")
     a = np.ones((2, 3), np.float32)
     np.testing.assert_array_equal(f(a, a), 2 * a)
     with pytest.raises(TypeError, match=r"adds\(\) argument 'arg1': expected float32\[2, 3\], "
@@ -86,7 +86,7 @@ def test_static_shape_and_argument_checks():
 
 
 def test_bool_arrays():
-    f = compiled(elementwise("land", T.i1, T.i1, arith.AndiOp), "land")
+    f = compiled(elementwise("land", T.i1, T.i1, arith.AndIOp), "land")
     x = np.array([True, False, True, True, False])
     y = np.array([True, True, False, True, False])
     got = f(x, y)
@@ -112,7 +112,7 @@ def sum_module(el):
     zero = f.const(0.0, el)
     with f.loop(0, n, inits=[zero]) as lp:
         acc = lp.body.args[1]
-        f.yield_(f.v(arith.AddfOp, acc, f.load(x, lp.induction_var)))
+        f.yield_(f.v(arith.AddFOp, acc, f.load(x, lp.induction_var)))
     return f.ret(lp.results[0])
 
 
@@ -142,7 +142,7 @@ def outer_module():
     out = f.alloc(contiguous((None, None), T.i64), n, m)
     with f.loop(0, n) as li:
         with f.loop(0, m) as lj:
-            p = f.v(arith.MuliOp, f.load(x, li.induction_var), f.load(y, lj.induction_var))
+            p = f.v(arith.MulIOp, f.load(x, li.induction_var), f.load(y, lj.induction_var))
             f.store(p, out, li.induction_var, lj.induction_var)
             f.yield_()
         f.yield_()
@@ -175,10 +175,10 @@ def test_scalar_params_are_converted():
     a, x, neg, k = f.args
     n = f.dim(x, 0)
     out = f.alloc(contiguous((None,), T.f32), n)
-    kf = f.v(arith.SitofpOp, k, type=T.f32)
+    kf = f.v(arith.SIToFPOp, k, type=T.f32)
     with f.loop(0, n) as lp:
-        v = f.v(arith.AddfOp, f.v(arith.MulfOp, a, f.load(x, lp.induction_var)), kf)
-        f.store(f.v(arith.SelectOp, neg, f.v(arith.NegfOp, v), v), out, lp.induction_var)
+        v = f.v(arith.AddFOp, f.v(arith.MulFOp, a, f.load(x, lp.induction_var)), kf)
+        f.store(f.v(arith.SelectOp, neg, f.v(arith.NegFOp, v), v), out, lp.induction_var)
         f.yield_()
     g = compiled(f.ret(out), "axpy")
     x = np.arange(4, dtype=np.float32)
@@ -206,14 +206,14 @@ def test_scf_if_and_while_with_results():
         f.op_(scf.ConditionOp, [f.v(arith.CmpIOp, cur, one, attrs={"predicate": 1}), cur, steps])
     with f.b.at_end(w.after):
         cur, steps = w.after.args
-        even = f.v(arith.CmpIOp, f.v(arith.RemsiOp, cur, two), zero, attrs={"predicate": 0})
+        even = f.v(arith.CmpIOp, f.v(arith.RemSIOp, cur, two), zero, attrs={"predicate": 0})
         branch = scf.IfOp.create(even, [T.i64])
         f.b.insert(branch)
         with f.b.at_end(branch.then_block):
-            f.yield_(f.v(arith.DivsiOp, cur, two))
+            f.yield_(f.v(arith.DivSIOp, cur, two))
         with f.b.at_end(branch.else_block):
-            f.yield_(f.v(arith.AddiOp, f.v(arith.MuliOp, cur, three), one))
-        f.yield_(branch.result, f.v(arith.AddiOp, steps, one))
+            f.yield_(f.v(arith.AddIOp, f.v(arith.MulIOp, cur, three), one))
+        f.yield_(branch.result, f.v(arith.AddIOp, steps, one))
     g = compiled(f.ret(w.results[1]), "collatz")
 
     def ref(n):

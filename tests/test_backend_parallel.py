@@ -83,13 +83,13 @@ class Recorder:
 @pytest.fixture(scope="module")
 def add2d():
     return compile_module(mark_outer_parallel(
-        elementwise("add", T.f64, T.f64, arith.AddfOp, rank=2))).entry("add")
+        elementwise("add", T.f64, T.f64, arith.AddFOp, rank=2))).entry("add")
 
 
 @pytest.fixture(scope="module")
 def add1d():
     return compile_module(mark_outer_parallel(
-        elementwise("add", T.i64, T.i64, arith.AddiOp))).entry("add")
+        elementwise("add", T.i64, T.i64, arith.AddIOp))).entry("add")
 
 
 @pytest.mark.parametrize("shape", [(3, 5), (1, 40_000), (257, 129), (1000, 333), (7, 9000)])
@@ -147,7 +147,7 @@ def test_work_counts_inner_loops(add2d, threads):
 
 
 def test_unbound_module_runs_serially():
-    cm = compile_module(mark_outer_parallel(elementwise("add", T.f64, T.f64, arith.AddfOp,
+    cm = compile_module(mark_outer_parallel(elementwise("add", T.f64, T.f64, arith.AddFOp,
                                                          rank=2)))
     assert cm.threads_global is not None
     ctypes.c_void_p.from_address(cm.threads_global).value = None
@@ -156,7 +156,7 @@ def test_unbound_module_runs_serially():
 
 
 def test_module_without_parallel_loops_has_no_thread_global():
-    cm = compile_module(elementwise("add", T.f64, T.f64, arith.AddfOp))
+    cm = compile_module(elementwise("add", T.f64, T.f64, arith.AddFOp))
     assert cm.threads_global is None and "GOMP" not in cm.llvm_ir
 
 
@@ -294,7 +294,7 @@ assert parallel.get_num_threads() == 1
 sys.path.insert(0, "tests")
 import numpy as np
 from test_backend_parallel import mark_outer_parallel, elementwise, T, arith, compile_module
-f = compile_module(mark_outer_parallel(elementwise("add", T.f64, T.f64, arith.AddfOp,
+f = compile_module(mark_outer_parallel(elementwise("add", T.f64, T.f64, arith.AddFOp,
                                                    rank=2))).entry("add")
 x = np.random.default_rng(0).random((500, 400))
 assert np.array_equal(f(x, x), x + x)

@@ -98,7 +98,7 @@ def test_memory_does_not_grow_over_10000_calls(gather):
 
 
 def test_results_own_their_memory():
-    f = compile_module(elementwise("add", T.f64, T.f64, arith.AddfOp)).entry("add")
+    f = compile_module(elementwise("add", T.f64, T.f64, arith.AddFOp)).entry("add")
     a = np.arange(100.0)
     r = f(a, a)
     assert r.base is not None and r.flags.owndata is False and r.flags.writeable
@@ -122,9 +122,9 @@ def two_results_module():
     n = f.dim(x, 0)
     out = f.alloc(contiguous((None,), T.f32), n)
     with f.loop(0, n, inits=[f.const(0.0, T.f32)]) as lp:
-        s = f.v(arith.AddfOp, f.load(x, lp.induction_var), f.load(y, lp.induction_var))
+        s = f.v(arith.AddFOp, f.load(x, lp.induction_var), f.load(y, lp.induction_var))
         f.store(s, out, lp.induction_var)
-        f.yield_(f.v(arith.AddfOp, lp.body.args[1], s))
+        f.yield_(f.v(arith.AddFOp, lp.body.args[1], s))
     return f.ret(out, out, lp.results[0])
 
 
@@ -150,7 +150,7 @@ def caller_module():
     out = inner.alloc(contiguous((None,), T.i32), n)
     with inner.loop(0, n) as lp:
         v = inner.load(x, lp.induction_var)
-        inner.store(inner.v(arith.MuliOp, v, v), out, lp.induction_var)
+        inner.store(inner.v(arith.MulIOp, v, v), out, lp.induction_var)
         inner.yield_()
     mod = inner.ret(out, n64)
     outer = Fn("outer", [strided((None,), T.i32)], [contiguous((None,), T.i32)], module=mod)
@@ -190,14 +190,14 @@ def test_entry_symbol_that_shadows_a_libm_function():
 
 
 def test_contiguous_f32_add_is_vectorized():
-    cm = compile_module(elementwise("vadd", T.f32, T.f32, arith.AddfOp))
+    cm = compile_module(elementwise("vadd", T.f32, T.f32, arith.AddFOp))
     assert re.search(r"<(4|8|16) x float>", cm.llvm_ir), "no vector code in the add loop"
     assert re.search(r"\b[xyz]mm\d+\b", cm.asm)
 
 
 def test_concurrent_calls_are_independent_and_release_the_gil():
     import ctypes
-    f = compile_module(elementwise("add", T.f64, T.f64, arith.AddfOp)).entry("add")
+    f = compile_module(elementwise("add", T.f64, T.f64, arith.AddFOp)).entry("add")
     assert not f.__self__._cfunc._flags_ & ctypes._FUNCFLAG_PYTHONAPI   # ctypes drops the GIL
     a = np.arange(2_000_000.0)
     results = {}
@@ -230,7 +230,7 @@ def test_every_loop_level_op_has_a_rule():
 
 
 def test_tensor_level_op_is_rejected_with_its_name():
-    mod = elementwise("neg", T.f64, T.f64, arith.NegfOp, n_in=1)
+    mod = elementwise("neg", T.f64, T.f64, arith.NegFOp, n_in=1)
     f = mod.functions()[0]
     x = f.body.args[0]
     f.body.insert(0, OPS["np.add"]([x, x], [x.type], {}, 0, Location("k.py", 2, 5)))

@@ -48,14 +48,14 @@ def assert_same_outcome(f, *args, **kwargs):
 
 @pytest.fixture(scope="module")
 def add():
-    return compile_module(elementwise("add", T.f64, T.f64, arith.AddfOp)).entry("add")
+    return compile_module(elementwise("add", T.f64, T.f64, arith.AddFOp)).entry("add")
 
 
 def test_entry_is_a_builtin_over_the_reference_path(add):
     assert type(add).__name__ == "builtin_function_or_method"
     assert isinstance(add.__self__, NativeFunction)
     assert add.__name__ == "add"
-    cm = compile_module(elementwise("add", T.f64, T.f64, arith.AddfOp))
+    cm = compile_module(elementwise("add", T.f64, T.f64, arith.AddFOp))
     assert isinstance(cm.entry("add", fast=False), NativeFunction)
 
 
@@ -70,7 +70,7 @@ def test_results_match_numpy_and_own_their_memory(add):
 
 
 def test_results_outlive_the_function():
-    f = compile_module(elementwise("sub", T.f32, T.f32, arith.SubfOp)).entry("sub")
+    f = compile_module(elementwise("sub", T.f32, T.f32, arith.SubFOp)).entry("sub")
     x = np.arange(10, dtype=np.float32)
     r = f(x, x[::-1].copy())
     view = r[2:5]
@@ -116,7 +116,7 @@ def static_module():
     with f.loop(0, 4) as i:
         with f.loop(0, n) as j:
             idx = [i.induction_var, j.induction_var]
-            f.store(f.v(arith.AddfOp, f.load(x, *idx), f.load(y, *idx)), out, *idx)
+            f.store(f.v(arith.AddFOp, f.load(x, *idx), f.load(y, *idx)), out, *idx)
             f.yield_()
         f.yield_()
     return f.ret(out)
@@ -137,7 +137,7 @@ def scalar_module(el, weak=False):
     f = Fn("twice", [el], [el, el])
     x, = f.args
     two = f.const(2, el)
-    op = arith.MulfOp if isinstance(el, T.FloatType) else arith.MuliOp
+    op = arith.MulFOp if isinstance(el, T.FloatType) else arith.MulIOp
     return f.ret(f.v(op, x, two), x)
 
 
@@ -242,7 +242,7 @@ def test_memory_does_not_grow_over_10000_fast_calls(add):
 
 
 def test_concurrent_fast_calls():
-    f = compile_module(elementwise("mul", T.f64, T.f64, arith.MulfOp)).entry("mul")
+    f = compile_module(elementwise("mul", T.f64, T.f64, arith.MulFOp)).entry("mul")
     a = np.arange(500_000.0)
     results = {}
 

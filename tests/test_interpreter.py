@@ -16,7 +16,7 @@ from compiler.ir.opdef import OPS
 def _binary(name, t):
     f = Fn("f", [t, t], [t])
     a, b = f.args
-    f.ret(f.v(arith.__dict__[name.title() + "Op"], a, b))
+    f.ret(f.v(OPS["arith." + name], a, b))
     return f.module
 
 

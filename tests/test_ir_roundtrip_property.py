@@ -27,7 +27,7 @@ from compiler.ir.verifier import VerifyError, verify
 SCALARS = [T.i1, T.i8, T.i16, T.i32, T.i64, T.u8, T.u16, T.u32, T.u64, T.f32, T.f64, T.index,
            T.none, T.py_int, T.py_float, T.py_bool]
 DENSE_ELEMENTS = [T.i1, T.i8, T.i16, T.i32, T.i64, T.u8, T.u16, T.u32, T.u64, T.f32, T.f64]
-OPS = [arith.AddfOp, arith.SubiOp, arith.CmpIOp, arith.ConstantOp, arith.SelectOp,
+OPS = [arith.AddFOp, arith.SubIOp, arith.CmpIOp, arith.ConstantOp, arith.SelectOp,
        math.ExpOp, math.FmaOp, memref.LoadOp, memref.StoreOp, npd.AddOp, npd.WhereOp,
        npd.ReduceOp, npd.ConstantOp, npd.AsTypeOp, func.CallOp]
 REGION_OPS = [scf.IfOp, scf.ForOp, scf.WhileOp]

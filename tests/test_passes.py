@@ -438,9 +438,9 @@ def test_arith_identities():
     zero = b.insert(arith.ConstantOp.build([], {"value": 0}, [T.i32])).result
     nzero = b.insert(arith.ConstantOp.build([], {"value": -0.0}, [T.f64])).result
     pzero = b.insert(arith.ConstantOp.build([], {"value": 0.0}, [T.f64])).result
-    r1 = b.create(arith.AddiOp, [zero, i]).result
-    r2 = b.create(arith.AddfOp, [x, nzero]).result
-    r3 = b.create(arith.AddfOp, [x, pzero]).result
+    r1 = b.create(arith.AddIOp, [zero, i]).result
+    r2 = b.create(arith.AddFOp, [x, nzero]).result
+    r3 = b.create(arith.AddFOp, [x, pzero]).result
     ret(b, r1, r2, r3)
     run(module, "canonicalize")
     assert returned(f)[0] is i and returned(f)[1] is x
@@ -609,7 +609,7 @@ def test_dce_removes_unused_pure_loop():
     loop = b.insert(scf.ForOp.create(lb, ub, lb, [x]))
     with b.at_end(loop.body):
         acc = loop.body.args[1]
-        b.create(scf.YieldOp, [b.create(arith.AddfOp, [acc, acc]).result])
+        b.create(scf.YieldOp, [b.create(arith.AddFOp, [acc, acc]).result])
     ret(b, x)
     run(module, "dce")
     assert op_names(f) == ["func.return"]

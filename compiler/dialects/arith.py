@@ -79,17 +79,17 @@ class _Same(Op):
         return [operand_types[0]]
 
 
-def _define(name: str, arity: int, kind: Constraint, commutative=False, attr_defs=None):
+def _define(cls_name: str, name: str, arity: int, kind: Constraint, commutative=False,
+            attr_defs=None):
+    """The class ``cls_name`` of the same-type op ``name`` (assigned to that name below)."""
     traits = {Pure, SameOperandsAndResultType}
     if commutative:
         traits.add(Commutative)
     mnemonic = name.split(".")[1]
-    cls = type(mnemonic.title() + "Op", (_Same,),
-               {"name": name, "traits": frozenset(traits), "operand_defs": (kind,) * arity,
-                "result_defs": (kind,), "attr_defs": attr_defs or {},
-                "default_properties": _DEFAULTS.get(mnemonic, {})})
-    globals()[cls.__name__] = cls
-    return cls
+    return type(cls_name, (_Same,),
+                {"name": name, "traits": frozenset(traits), "operand_defs": (kind,) * arity,
+                 "result_defs": (kind,), "attr_defs": attr_defs or {},
+                 "default_properties": _DEFAULTS.get(mnemonic, {})})
 
 
 _DEFAULTS = {**dict.fromkeys(("addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf",
@@ -97,18 +97,40 @@ _DEFAULTS = {**dict.fromkeys(("addf", "mulf", "maximumf", "minimumf", "maxnumf",
              **dict.fromkeys(("addi", "subi", "muli", "shli"), OVERFLOW)}
 # ``grafo.nsz``: the sign of a zero result does not matter (LLVM's ``nsz`` flag).
 _EXTREMUM = {"grafo.nsz": opt_attr(Unit)}
-for _n in ("addi", "muli", "andi", "ori", "xori", "maxsi", "maxui", "minsi", "minui"):
-    _define("arith." + _n, 2, IntOrIndex, commutative=True)
-for _n in ("subi", "divsi", "divui", "remsi", "remui", "floordivsi", "ceildivsi",
-           "shli", "shrsi", "shrui"):
-    _define("arith." + _n, 2, IntOrIndex)
-for _n in ("addf", "mulf"):
-    _define("arith." + _n, 2, Float, commutative=True)
-for _n in ("maximumf", "minimumf", "maxnumf", "minnumf"):
-    _define("arith." + _n, 2, Float, commutative=True, attr_defs=_EXTREMUM)
-for _n in ("subf", "divf", "remf"):
-    _define("arith." + _n, 2, Float)
-_define("arith.negf", 1, Float)
+# Class names follow upstream MLIR's C++ op names (``arith::AddIOp``).
+AddIOp = _define("AddIOp", "arith.addi", 2, IntOrIndex, commutative=True)
+MulIOp = _define("MulIOp", "arith.muli", 2, IntOrIndex, commutative=True)
+AndIOp = _define("AndIOp", "arith.andi", 2, IntOrIndex, commutative=True)
+OrIOp = _define("OrIOp", "arith.ori", 2, IntOrIndex, commutative=True)
+XOrIOp = _define("XOrIOp", "arith.xori", 2, IntOrIndex, commutative=True)
+MaxSIOp = _define("MaxSIOp", "arith.maxsi", 2, IntOrIndex, commutative=True)
+MaxUIOp = _define("MaxUIOp", "arith.maxui", 2, IntOrIndex, commutative=True)
+MinSIOp = _define("MinSIOp", "arith.minsi", 2, IntOrIndex, commutative=True)
+MinUIOp = _define("MinUIOp", "arith.minui", 2, IntOrIndex, commutative=True)
+SubIOp = _define("SubIOp", "arith.subi", 2, IntOrIndex)
+DivSIOp = _define("DivSIOp", "arith.divsi", 2, IntOrIndex)
+DivUIOp = _define("DivUIOp", "arith.divui", 2, IntOrIndex)
+RemSIOp = _define("RemSIOp", "arith.remsi", 2, IntOrIndex)
+RemUIOp = _define("RemUIOp", "arith.remui", 2, IntOrIndex)
+FloorDivSIOp = _define("FloorDivSIOp", "arith.floordivsi", 2, IntOrIndex)
+CeilDivSIOp = _define("CeilDivSIOp", "arith.ceildivsi", 2, IntOrIndex)
+ShLIOp = _define("ShLIOp", "arith.shli", 2, IntOrIndex)
+ShRSIOp = _define("ShRSIOp", "arith.shrsi", 2, IntOrIndex)
+ShRUIOp = _define("ShRUIOp", "arith.shrui", 2, IntOrIndex)
+AddFOp = _define("AddFOp", "arith.addf", 2, Float, commutative=True)
+MulFOp = _define("MulFOp", "arith.mulf", 2, Float, commutative=True)
+MaximumFOp = _define("MaximumFOp", "arith.maximumf", 2, Float, commutative=True,
+                      attr_defs=_EXTREMUM)
+MinimumFOp = _define("MinimumFOp", "arith.minimumf", 2, Float, commutative=True,
+                      attr_defs=_EXTREMUM)
+MaxNumFOp = _define("MaxNumFOp", "arith.maxnumf", 2, Float, commutative=True,
+                     attr_defs=_EXTREMUM)
+MinNumFOp = _define("MinNumFOp", "arith.minnumf", 2, Float, commutative=True,
+                     attr_defs=_EXTREMUM)
+SubFOp = _define("SubFOp", "arith.subf", 2, Float)
+DivFOp = _define("DivFOp", "arith.divf", 2, Float)
+RemFOp = _define("RemFOp", "arith.remf", 2, Float)
+NegFOp = _define("NegFOp", "arith.negf", 1, Float)
 
 
 class CmpIOp(Op):
@@ -196,8 +218,25 @@ _CASTS = {
     "index_castui": (IntOrIndex, IntOrIndex, None),
     "bitcast": (SignlessInteger | Float, SignlessInteger | Float, "same"),
 }
-for _n, (_src, _dst, _widths) in _CASTS.items():
-    _cls = type(_n.title() + "Op", (_Cast,),
-                {"name": "arith." + _n, "operand_defs": (_src,), "result_defs": (_dst,),
-                 "widths": _widths, "one_index": _n.startswith("index_cast")})
-    globals()[_cls.__name__] = _cls
+
+
+def _cast(cls_name: str, mnemonic: str):
+    """The class ``cls_name`` of ``arith.<mnemonic>`` as ``_CASTS`` describes it."""
+    source, target, widths = _CASTS[mnemonic]
+    return type(cls_name, (_Cast,),
+                {"name": "arith." + mnemonic, "operand_defs": (source,), "result_defs": (target,),
+                 "widths": widths, "one_index": mnemonic.startswith("index_cast")})
+
+
+ExtSIOp = _cast("ExtSIOp", "extsi")
+ExtUIOp = _cast("ExtUIOp", "extui")
+TruncIOp = _cast("TruncIOp", "trunci")
+ExtFOp = _cast("ExtFOp", "extf")
+TruncFOp = _cast("TruncFOp", "truncf")
+SIToFPOp = _cast("SIToFPOp", "sitofp")
+UIToFPOp = _cast("UIToFPOp", "uitofp")
+FPToSIOp = _cast("FPToSIOp", "fptosi")
+FPToUIOp = _cast("FPToUIOp", "fptoui")
+IndexCastOp = _cast("IndexCastOp", "index_cast")
+IndexCastUIOp = _cast("IndexCastUIOp", "index_castui")
+BitcastOp = _cast("BitcastOp", "bitcast")

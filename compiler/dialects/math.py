@@ -25,17 +25,52 @@ UNARY = ("absf", "absi", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p"
 BINARY = ("atan2", "powf", "ipowi", "copysign")
 INTEGER = ("absi", "ipowi")
 
-for _n in UNARY + BINARY:
-    _kind = SignlessInteger if _n in INTEGER else Float
-    _arity = 1 if _n in UNARY else 2
-    _cls = type(_n.title() + "Op", (_MathOp,),
-                {"name": "math." + _n, "operand_defs": (_kind,) * _arity,
-                 "result_defs": (_kind,),
-                 "default_properties": {} if _n in INTEGER else FASTMATH})
-    globals()[_cls.__name__] = _cls
+def _define(cls_name: str, mnemonic: str):
+    """The class ``cls_name`` of ``math.<mnemonic>`` (assigned to that name below)."""
+    kind = SignlessInteger if mnemonic in INTEGER else Float
+    arity = 1 if mnemonic in UNARY else 2
+    return type(cls_name, (_MathOp,),
+                {"name": "math." + mnemonic, "operand_defs": (kind,) * arity,
+                 "result_defs": (kind,),
+                 "default_properties": {} if mnemonic in INTEGER else FASTMATH})
 
 
-class FpowiOp(_MathOp):
+# Class names follow upstream MLIR's C++ op names (``math::ExpM1Op``).
+AbsFOp = _define("AbsFOp", "absf")
+AbsIOp = _define("AbsIOp", "absi")
+ExpOp = _define("ExpOp", "exp")
+Exp2Op = _define("Exp2Op", "exp2")
+ExpM1Op = _define("ExpM1Op", "expm1")
+LogOp = _define("LogOp", "log")
+Log2Op = _define("Log2Op", "log2")
+Log10Op = _define("Log10Op", "log10")
+Log1pOp = _define("Log1pOp", "log1p")
+SqrtOp = _define("SqrtOp", "sqrt")
+CbrtOp = _define("CbrtOp", "cbrt")
+SinOp = _define("SinOp", "sin")
+CosOp = _define("CosOp", "cos")
+TanOp = _define("TanOp", "tan")
+AsinOp = _define("AsinOp", "asin")
+AcosOp = _define("AcosOp", "acos")
+AtanOp = _define("AtanOp", "atan")
+SinhOp = _define("SinhOp", "sinh")
+CoshOp = _define("CoshOp", "cosh")
+TanhOp = _define("TanhOp", "tanh")
+AsinhOp = _define("AsinhOp", "asinh")
+AcoshOp = _define("AcoshOp", "acosh")
+AtanhOp = _define("AtanhOp", "atanh")
+FloorOp = _define("FloorOp", "floor")
+CeilOp = _define("CeilOp", "ceil")
+TruncOp = _define("TruncOp", "trunc")
+RoundEvenOp = _define("RoundEvenOp", "roundeven")
+ErfOp = _define("ErfOp", "erf")
+Atan2Op = _define("Atan2Op", "atan2")
+PowFOp = _define("PowFOp", "powf")
+IPowIOp = _define("IPowIOp", "ipowi")
+CopySignOp = _define("CopySignOp", "copysign")
+
+
+class FPowIOp(_MathOp):
     """``math.fpowi(%x, %n)``: a float raised to a signless integer power."""
 
     name = "math.fpowi"

@@ -223,13 +223,22 @@ class ElementwiseOp(Op):
 
 
 def _elementwise(op_name: str, numpy: str, arity: int, python=None, traits=(), **flags):
-    cls = type(op_name.title().replace("_", "") + "Op", (ElementwiseOp,), {
+    """The class of ``np.<op_name>``, named ``<OpName>Op`` (``logical_and`` ->
+    ``LogicalAndOp``); assigned to that name below."""
+    return type(op_name.title().replace("_", "") + "Op", (ElementwiseOp,), {
         "name": "np." + op_name, "numpy": numpy,
         "python": staticmethod(python) if python is not None else None,
         "operand_defs": (NpValue,) * arity,
         "traits": frozenset({Pure, TensorLevel, Elementwise, InferredTypes, *traits}), **flags})
-    globals()[cls.__name__] = cls
-    return cls
+
+
+def _binary(op_name: str):
+    numpy, python, traits, flags = BINARY[op_name]
+    return _elementwise(op_name, numpy, 2, python, traits, **flags)
+
+
+def _unary(op_name: str, python=None, **flags):
+    return _elementwise(op_name, op_name, 1, python, **flags)
 
 
 def _py_floordiv(a, b):
@@ -281,15 +290,77 @@ UNARY_ANY = {"negative": operator.neg, "absolute": abs, "square": None, "sign": 
              "positive": operator.pos, "reciprocal": None}
 UNARY_BOOL = ["isnan", "isinf", "isfinite", "signbit", "logical_not"]
 
-for _n, (_np_name, _py, _traits, _flags) in BINARY.items():
-    _elementwise(_n, _np_name, 2, _py, _traits, **_flags)
-for _n in UNARY_FLOAT:
-    _elementwise(_n, _n, 1, float_only=True)
-for _n, _py in UNARY_ANY.items():
-    _elementwise(_n, _n, 1, _py)
-for _n in UNARY_BOOL:
-    _elementwise(_n, _n, 1, result_bool=True)
-_elementwise("invert", "invert", 1, operator.invert, int_only=True)
+# One class per NumPy function; the tables above give each its NumPy name, Python
+# operator, traits and flags.
+AddOp = _binary("add")
+SubtractOp = _binary("subtract")
+MultiplyOp = _binary("multiply")
+DivideOp = _binary("divide")
+FloorDivideOp = _binary("floor_divide")
+RemainderOp = _binary("remainder")
+FmodOp = _binary("fmod")
+PowerOp = _binary("power")
+MaximumOp = _binary("maximum")
+MinimumOp = _binary("minimum")
+FmaxOp = _binary("fmax")
+FminOp = _binary("fmin")
+Arctan2Op = _binary("arctan2")
+HypotOp = _binary("hypot")
+CopysignOp = _binary("copysign")
+LogaddexpOp = _binary("logaddexp")
+BitwiseAndOp = _binary("bitwise_and")
+BitwiseOrOp = _binary("bitwise_or")
+BitwiseXorOp = _binary("bitwise_xor")
+LeftShiftOp = _binary("left_shift")
+RightShiftOp = _binary("right_shift")
+EqualOp = _binary("equal")
+NotEqualOp = _binary("not_equal")
+LessOp = _binary("less")
+LessEqualOp = _binary("less_equal")
+GreaterOp = _binary("greater")
+GreaterEqualOp = _binary("greater_equal")
+LogicalAndOp = _binary("logical_and")
+LogicalOrOp = _binary("logical_or")
+LogicalXorOp = _binary("logical_xor")
+ExpOp = _unary("exp", float_only=True)
+Exp2Op = _unary("exp2", float_only=True)
+Expm1Op = _unary("expm1", float_only=True)
+LogOp = _unary("log", float_only=True)
+Log2Op = _unary("log2", float_only=True)
+Log10Op = _unary("log10", float_only=True)
+Log1POp = _unary("log1p", float_only=True)
+SqrtOp = _unary("sqrt", float_only=True)
+CbrtOp = _unary("cbrt", float_only=True)
+SinOp = _unary("sin", float_only=True)
+CosOp = _unary("cos", float_only=True)
+TanOp = _unary("tan", float_only=True)
+ArcsinOp = _unary("arcsin", float_only=True)
+ArccosOp = _unary("arccos", float_only=True)
+ArctanOp = _unary("arctan", float_only=True)
+SinhOp = _unary("sinh", float_only=True)
+CoshOp = _unary("cosh", float_only=True)
+TanhOp = _unary("tanh", float_only=True)
+ArcsinhOp = _unary("arcsinh", float_only=True)
+ArccoshOp = _unary("arccosh", float_only=True)
+ArctanhOp = _unary("arctanh", float_only=True)
+FloorOp = _unary("floor", float_only=True)
+CeilOp = _unary("ceil", float_only=True)
+TruncOp = _unary("trunc", float_only=True)
+RintOp = _unary("rint", float_only=True)
+Deg2RadOp = _unary("deg2rad", float_only=True)
+Rad2DegOp = _unary("rad2deg", float_only=True)
+NegativeOp = _unary("negative", python=UNARY_ANY["negative"])
+AbsoluteOp = _unary("absolute", python=UNARY_ANY["absolute"])
+SquareOp = _unary("square", python=UNARY_ANY["square"])
+SignOp = _unary("sign", python=UNARY_ANY["sign"])
+PositiveOp = _unary("positive", python=UNARY_ANY["positive"])
+ReciprocalOp = _unary("reciprocal", python=UNARY_ANY["reciprocal"])
+IsnanOp = _unary("isnan", result_bool=True)
+IsinfOp = _unary("isinf", result_bool=True)
+IsfiniteOp = _unary("isfinite", result_bool=True)
+SignbitOp = _unary("signbit", result_bool=True)
+LogicalNotOp = _unary("logical_not", result_bool=True)
+InvertOp = _unary("invert", python=operator.invert, int_only=True)
 
 
 class WhereOp(Op):
