@@ -95,8 +95,10 @@ def _define(cls_name: str, name: str, arity: int, kind: Constraint, commutative=
 _DEFAULTS = {**dict.fromkeys(("addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf",
                               "subf", "divf", "remf", "negf"), FASTMATH),
              **dict.fromkeys(("addi", "subi", "muli", "shli"), OVERFLOW)}
-# ``grafo.nsz``: the sign of a zero result does not matter (LLVM's ``nsz`` flag).
-_EXTREMUM = {"grafo.nsz": opt_attr(Unit)}
+# The sign of a zero result does not matter (LLVM's ``nsz`` flag), on the extremum ops.
+NSZ = "grafo.nsz"
+_EXTREMUM = {NSZ: opt_attr(Unit)}
+
 # Class names follow upstream MLIR's C++ op names (``arith::AddIOp``).
 AddIOp = _define("AddIOp", "arith.addi", 2, IntOrIndex, commutative=True)
 MulIOp = _define("MulIOp", "arith.muli", 2, IntOrIndex, commutative=True)

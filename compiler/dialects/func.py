@@ -20,6 +20,12 @@ from ..ir.core import Block
 from ..ir.opdef import IsolatedFromAbove, Op, Terminator
 
 
+# The frontend's attributes of ``func.func`` (meanings in ``FuncOp``'s docstring).
+RESULT_TUPLE = "grafo.result_tuple"
+RESULT_STRUCTURE = "grafo.result_structure"
+GLOBALS = "grafo.globals"
+
+
 class FuncOp(Op):
     """``func.func`` with attributes ``sym_name`` and ``function_type``; one region of one
     block, directly in a ``builtin.module``. The frontend's attributes (docs/architecture.md):
@@ -33,9 +39,8 @@ class FuncOp(Op):
     result_defs = ()
     num_regions = 1
     attr_defs = {"sym_name": attr(str_attr()), "function_type": attr(FunctionTypeAttr),
-                 "grafo.result_tuple": opt_attr(Unit),
-                 "grafo.result_structure": opt_attr(str_attr()),
-                 "grafo.globals": opt_attr(array_of(str_attr()))}
+                 RESULT_TUPLE: opt_attr(Unit), RESULT_STRUCTURE: opt_attr(str_attr()),
+                 GLOBALS: opt_attr(array_of(str_attr()))}
 
     @classmethod
     def create(cls, name: str, ftype: T.FunctionType, arg_names=None, loc=None) -> "FuncOp":
@@ -81,7 +86,7 @@ class FuncOp(Op):
 
     def _verify_frontend_attributes(self) -> None:
         from ..ir.verifier import VerifyError
-        names = self.attr("grafo.globals", ())
+        names = self.attr(GLOBALS, ())
         bad = next((k for k in names if not all(k.partition(":"))), None)
         if bad is not None:
             raise VerifyError(self, f"'grafo.globals' entry '{bad}' is not 'module:name'")
@@ -89,7 +94,7 @@ class FuncOp(Op):
         if own < 0:
             raise VerifyError(self, f"'grafo.globals' names {len(names)} globals, but the "
                                     f"function has {own + len(names)} results")
-        structure = self.attr("grafo.result_structure")
+        structure = self.attr(RESULT_STRUCTURE)
         if structure is None:
             return
         try:

@@ -126,6 +126,18 @@ class IfOp(Op):
         _verify_region(self, 1, "else", [], YieldOp, types)
 
 
+# Loop hints: discardable attributes of ``scf.for`` (``POLL`` also of ``scf.while``) that
+# lowering and the passes set and the backends read (meanings in ``ForOp``'s docstring).
+PARALLEL = "grafo.parallel"
+INDEPENDENT = "grafo.independent"
+SERIAL_OUTLINED = "grafo.serial_outlined"
+NO_UNROLL = "grafo.no_unroll"
+MATMUL = "grafo.matmul"
+WORK = "grafo.work"
+LANES = "grafo.lanes"
+POLL = "grafo.poll"
+
+
 class ForOp(Op):
     """Discardable attributes (loop hints of lowering and the backends): ``grafo.parallel``,
     ``grafo.independent``, ``grafo.serial_outlined``, ``grafo.no_unroll``, ``grafo.matmul``
@@ -138,11 +150,10 @@ class ForOp(Op):
     operand_defs = (IntOrIndex, IntOrIndex, IntOrIndex, Variadic(ValueType))
     result_defs = (Variadic(ValueType),)
     num_regions = 1
-    attr_defs = {**dict.fromkeys(("grafo.parallel", "grafo.independent",
-                                  "grafo.serial_outlined", "grafo.no_unroll", "grafo.matmul"),
+    attr_defs = {**dict.fromkeys((PARALLEL, INDEPENDENT, SERIAL_OUTLINED, NO_UNROLL, MATMUL),
                                  opt_attr(Unit)),
-                 "grafo.work": opt_attr(int_attr(0)), "grafo.lanes": opt_attr(int_attr(1)),
-                 "grafo.poll": opt_attr(int_attr(1))}
+                 WORK: opt_attr(int_attr(0)), LANES: opt_attr(int_attr(1)),
+                 POLL: opt_attr(int_attr(1))}
 
     @classmethod
     def create(cls, lb, ub, step, inits=(), loc=None) -> "ForOp":
@@ -174,7 +185,7 @@ class ForOp(Op):
             raise VerifyError(self, f"iteration values {_text(inits)} differ from its results "
                                     f"{_text(types)}")
         _verify_region(self, 0, "body", [lb, *types], YieldOp, types)
-        lanes = self.attr("grafo.lanes")
+        lanes = self.attr(LANES)
         if lanes is not None and (len(types) % lanes or any(
                 len(set(types[g:g + lanes])) != 1 or not LoopScalar.accepts(types[g])
                 for g in range(0, len(types), lanes))):
@@ -191,7 +202,7 @@ class WhileOp(Op):
     operand_defs = (Variadic(ValueType),)
     result_defs = (Variadic(ValueType),)
     num_regions = 2
-    attr_defs = {"grafo.poll": opt_attr(int_attr(1))}
+    attr_defs = {POLL: opt_attr(int_attr(1))}
 
     @classmethod
     def create(cls, inits, after_types=None, loc=None) -> "WhileOp":
