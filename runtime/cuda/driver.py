@@ -64,8 +64,9 @@ def _load(kind: str):
         return f"cuda-python is not installed ({e}); pip install 'grafo[cuda]'"
 
 
-def _call(name: str, *args):
-    drv = _bindings()
+def _call(name: str, *args, drv=None):
+    """``drv.name(*args)`` (default: the selected driver), its error code checked."""
+    drv = _bindings() if drv is None else drv
     result = getattr(drv, name)(*args)
     err, rest = result[0], result[1:]
     if int(err) != 0:
@@ -117,25 +118,45 @@ def get(device: int = 0) -> "Runtime":
 class Runtime:
     """A device's primary context and stream. Every method makes the context current in the
     calling thread first: contexts are current per thread, and a Runtime is shared by all
-    threads (``get``)."""
+    threads (``get``). A Runtime calls the driver it was made with, even after ``select``
+    chose another.
+
+    Memory a garbage-collected ``DeviceArray`` owned is freed at the Runtime's next call
+    (``defer_free``), not from ``__del__``: the collector may run inside a driver call (the
+    bindings load the driver library lazily, under their own lock), where calling the driver
+    again deadlocks. Numba's CUDA target defers deallocations for the same reason."""
 
     def __init__(self, device: int):
-        drv = _bindings()
-        self.drv = drv
-        self.device = _call("cuDeviceGet", device)
-        self.context = _call("cuDevicePrimaryCtxRetain", self.device)
+        self.drv = _bindings()
+        self._pending: list[int] = []
+        self.device = self._call("cuDeviceGet", device)
+        self.context = self._call("cuDevicePrimaryCtxRetain", self.device)
         self.activate()
-        self.stream = _call("cuStreamCreate", 0)
+        self.stream = self._call("cuStreamCreate", 0)
         self._sms = self.attribute("MULTIPROCESSOR_COUNT")
 
+    def _call(self, name: str, *args):
+        return _call(name, *args, drv=self.drv)
+
     def activate(self) -> None:
-        """Make this device's context current in the calling thread."""
-        _call("cuCtxSetCurrent", self.context)
+        """Make this device's context current in the calling thread, then free the memory
+        ``defer_free`` queued."""
+        self._call("cuCtxSetCurrent", self.context)
+        while True:
+            try:
+                ptr = self._pending.pop()
+            except IndexError:      # another thread took the last one
+                return
+            self._call("cuMemFree", ptr)
+
+    def defer_free(self, ptr: int) -> None:
+        """Free ``ptr`` at this Runtime's next call; safe from ``__del__`` (only appends)."""
+        self._pending.append(ptr)
 
     def attribute(self, name: str) -> int:
         """A ``CU_DEVICE_ATTRIBUTE_<name>`` of the device."""
         attr = getattr(self.drv.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{name}")
-        return int(_call("cuDeviceGetAttribute", attr, self.device))
+        return int(self._call("cuDeviceGetAttribute", attr, self.device))
 
     def max_blocks(self) -> int:
         """Blocks of a grid-stride launch: 32 per multiprocessor."""
@@ -149,16 +170,16 @@ class Runtime:
         image = ptx.encode() + b"\0"
         if semantics is not None and hasattr(self.drv, "register_image"):
             self.drv.register_image(image, semantics())
-        module = _call("cuModuleLoadData", image)
-        return {n: _call("cuModuleGetFunction", module, n.encode()) for n in names}
+        module = self._call("cuModuleLoadData", image)
+        return {n: self._call("cuModuleGetFunction", module, n.encode()) for n in names}
 
     def malloc(self, nbytes: int) -> int:
         self.activate()
-        return int(_call("cuMemAlloc", max(nbytes, 1)))
+        return int(self._call("cuMemAlloc", max(nbytes, 1)))
 
     def free(self, ptr: int) -> None:
         self.activate()
-        _call("cuMemFree", ptr)
+        self._call("cuMemFree", ptr)
 
     def empty(self, shape, dtype):
         """An uninitialized C-contiguous ``DeviceArray``."""
@@ -170,22 +191,22 @@ class Runtime:
         from .memory import DeviceArray
         a = DeviceArray.empty(self, (nbytes,), np.uint8)
         self.activate()
-        _call("cuMemsetD8Async", a.ptr, 0, max(nbytes, 1), self.stream)
+        self._call("cuMemsetD8Async", a.ptr, 0, max(nbytes, 1), self.stream)
         return a
 
     def copy_in(self, ptr: int, host: np.ndarray) -> None:
         self.activate()
-        _call("cuMemcpyHtoDAsync", ptr, host.ctypes.data, host.nbytes, self.stream)
+        self._call("cuMemcpyHtoDAsync", ptr, host.ctypes.data, host.nbytes, self.stream)
         self.synchronize()   # the host array may be released by the caller
 
     def copy_out(self, host: np.ndarray, ptr: int) -> None:
         self.activate()
-        _call("cuMemcpyDtoHAsync", host.ctypes.data, ptr, host.nbytes, self.stream)
+        self._call("cuMemcpyDtoHAsync", host.ctypes.data, ptr, host.nbytes, self.stream)
         self.synchronize()
 
     def synchronize(self) -> None:
         self.activate()
-        _call("cuStreamSynchronize", self.stream)
+        self._call("cuStreamSynchronize", self.stream)
 
     def launch(self, fn, blocks, threads, params: list, status, out=None) -> None:
         """Queue ``fn`` on the stream with ``params`` (DeviceArrays expand to their
@@ -205,7 +226,8 @@ class Runtime:
         self.activate()
         grid = (blocks, 1, 1) if isinstance(blocks, int) else tuple(blocks)
         block = (threads, 1, 1) if isinstance(threads, int) else tuple(threads)
-        _call("cuLaunchKernel", fn, *grid, *block, 0, self.stream, ctypes.addressof(argv), 0)
+        self._call("cuLaunchKernel", fn, *grid, *block, 0, self.stream, ctypes.addressof(argv),
+                   0)
 
 
 _CTYPES = {"f4": ctypes.c_float, "f8": ctypes.c_double, "i1": ctypes.c_int8,

@@ -73,10 +73,9 @@ class DeviceArray:
             self.rt.free(self.ptr)
 
     def __del__(self):
-        try:
-            self.free()
-        except Exception:  # noqa: BLE001 - the interpreter or the context is shutting down
-            pass
+        if self._owned:     # the Runtime frees it at its next call (Runtime's docstring)
+            self._owned = False
+            self.rt.defer_free(self.ptr)
 
     def __repr__(self) -> str:
         return f"DeviceArray(shape={self.shape}, dtype={self.dtype}, ptr=0x{self.ptr:x})"
