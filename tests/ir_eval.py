@@ -4,7 +4,11 @@ NumPy ``evaluate`` rules, ``scf`` ops run as Python control flow."""
 import numpy as np
 
 from compiler import types as T
+from compiler.dialects import func, grafo, scf
 from compiler.dialects import np as npd
+
+_TERMINATORS = (func.ReturnOp, scf.YieldOp, scf.ConditionOp)
+_EFFECTS = (npd.WriteBackOp, grafo.CheckOp, grafo.PrintOp)   # no result, nothing to compute
 
 
 def run(module, *args):
@@ -12,23 +16,23 @@ def run(module, *args):
     fn = module.functions()[0]
     env = dict(zip(fn.body.args, args, strict=True))
     out = _block(fn.body, env)
-    return tuple(out) if "grafo.result_tuple" in fn.attributes else (out[0] if out else None)
+    return tuple(out) if func.RESULT_TUPLE in fn.attributes else (out[0] if out else None)
 
 
 def _block(block, env):
     for op in block.ops:
-        if op.name in ("func.return", "scf.yield", "scf.condition"):
+        if isinstance(op, _TERMINATORS):
             return [env[v] for v in op.operands]
         vals = [env[v] for v in op.operands]
-        if op.name == "scf.if":
+        if isinstance(op, scf.IfOp):
             res = _block(op.regions[0 if vals[0] else 1].block, env)
-        elif op.name == "scf.for":
+        elif isinstance(op, scf.ForOp):
             lb, ub, step, *carried = vals
             for iv in range(int(lb), int(ub), int(step)):
                 env.update(zip(op.body.args, [iv, *carried], strict=True))
                 carried = _block(op.body, env)
             res = carried
-        elif op.name == "scf.while":
+        elif isinstance(op, scf.WhileOp):
             carried = vals
             while True:
                 env.update(zip(op.before.args, carried, strict=True))
@@ -40,7 +44,7 @@ def _block(block, env):
             res = carried
         elif isinstance(op, npd.ConstantOp):
             res = [op.value]
-        elif op.name in ("np.write_back", "grafo.check", "grafo.print"):
+        elif isinstance(op, _EFFECTS):
             res = []
         else:
             res = [_fix(op.evaluate(*vals), op.result.type)]

@@ -8,9 +8,9 @@ import numpy as np
 from compiler import types as T
 from compiler.dialects import builtin, func
 from compiler.dialects import np as npd
+from compiler.interpreter import Interpreter
 from compiler.ir.attributes import TypeAttr, UnitAttr
 from compiler.ir.builder import Builder
-from compiler.ir.interpreter import Interpreter
 from compiler.ir.verifier import verify
 from compiler.lowering import lower_to_loops
 
@@ -38,7 +38,7 @@ class Fn:
         ft = T.FunctionType(self.fn.function_type.inputs, tuple(v.type for v in values))
         self.fn.attributes["function_type"] = TypeAttr(ft)
         if result_tuple:
-            self.fn.attributes["grafo.result_tuple"] = UnitAttr()
+            self.fn.attributes[func.RESULT_TUPLE] = UnitAttr()
         verify(self.module)
         return self
 
@@ -47,7 +47,7 @@ def evaluate(fn: Fn, *args) -> list:
     """NumPy's answer: each op's ``evaluate`` in program order (straight-line code)."""
     env = dict(zip(fn.args, args, strict=True))
     for op in fn.fn.body.ops:
-        if op.name == "func.return":
+        if isinstance(op, func.ReturnOp):
             return [env[v] for v in op.operands]
         if isinstance(op, npd.ConstantOp):
             env[op.result] = op.value

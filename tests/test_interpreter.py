@@ -8,8 +8,8 @@ from loop_ir import Fn, contiguous, strided
 from compiler import types as T
 from compiler.backend.llvm import compile_module
 from compiler.dialects import arith, grafo, memref
+from compiler.interpreter import Interpreter, UndefinedBehavior, run
 from compiler.ir.attributes import IntegerAttr, StringAttr
-from compiler.ir.interpreter import Interpreter, UndefinedBehavior, run
 from compiler.ir.opdef import OPS
 
 
@@ -89,3 +89,21 @@ def test_stride_is_numpys_element_stride_interpreted_and_compiled():
             want = view.strides[dim] // view.itemsize
             assert run(module, "f", view, dim) == [want]
             assert native(view, dim) == want
+
+
+def test_every_loop_level_op_has_a_rule():
+    """Each op of the loop-level dialects runs by the rule of its class; terminators end the
+    block that runs them and ``func.func`` is run through ``run_function``."""
+    from compiler.dialects import func, scf
+    from compiler.interpreter import RULES
+    by_block = {func.FuncOp, func.ReturnOp, scf.YieldOp, scf.ConditionOp}
+    loop_level = [c for n, c in OPS.items()
+                  if n.split(".")[0] in ("arith", "math", "memref", "scf", "func", "grafo")]
+    assert [c.name for c in loop_level if c not in RULES and c not in by_block] == []
+
+
+def test_evaluate_runs_one_op_on_the_values_of_its_operands():
+    module = _binary("muli", T.i8)
+    op = module.functions()[0].body.ops[0]
+    a, b = op.operands
+    assert Interpreter(module).evaluate(op, {a: 16, b: 9}) == [-112]

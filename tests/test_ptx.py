@@ -6,7 +6,7 @@ import pytest
 
 import compiler
 from compiler.backend.ptx.target import arch, assemble, ptxas_path
-from compiler.ir.interpreter import Interpreter
+from compiler.interpreter import Interpreter
 
 
 def ew(a, b):

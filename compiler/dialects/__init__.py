@@ -7,6 +7,11 @@
 - ``scf``: structured control flow (upstream MLIR: if, for, while, yield, condition).
 - ``arith``, ``math``, ``memref``: scalar and buffer ops of the loop level (upstream names).
 - ``grafo``: run-time effects of the loop level (raising errors).
+
+Registration: the last statement of each module, ``register_ops(namespace, classes)``, makes
+its op classes known by name to the parser and the verifier (``ir.opdef.OPS``). Importing
+this package registers every dialect; ``import compiler`` (which any ``compiler.*`` import
+runs first) imports it, so parsed IR text always finds its ops.
 """
 
 from . import arith, builtin, func, grafo, math, memref, np, np_data, scf  # noqa: F401

@@ -19,6 +19,7 @@ from ..ir.constraints import (
     Unit,
     attr,
     enum_attr,
+    named,
     opt_attr,
 )
 from ..ir.opdef import (
@@ -28,6 +29,8 @@ from ..ir.opdef import (
     Pure,
     SameOperandsAndResultType,
     SameTypeOperands,
+    SignExtendingCast,
+    register_ops,
 )
 
 CMPI = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5,
@@ -80,16 +83,29 @@ class _Same(Op):
 
 
 def _define(cls_name: str, name: str, arity: int, kind: Constraint, commutative=False,
-            attr_defs=None):
-    """The class ``cls_name`` of the same-type op ``name`` (assigned to that name below)."""
+            attr_defs=None, **members):
+    """The class ``cls_name`` of the same-type op ``name`` (assigned to that name below):
+    operands ``lhs``, ``rhs`` (``operand`` when unary); ``members`` join the class."""
     traits = {Pure, SameOperandsAndResultType}
     if commutative:
         traits.add(Commutative)
     mnemonic = name.split(".")[1]
+    names = ("lhs", "rhs") if arity == 2 else ("operand",)
     return type(cls_name, (_Same,),
-                {"name": name, "traits": frozenset(traits), "operand_defs": (kind,) * arity,
+                {"name": name, "traits": frozenset(traits),
+                 "operand_defs": named(**dict.fromkeys(names, kind)),
                  "result_defs": (kind,), "attr_defs": attr_defs or {},
-                 "default_properties": _DEFAULTS.get(mnemonic, {})})
+                 "default_properties": _DEFAULTS.get(mnemonic, {}), **members})
+
+
+def _sum_range(op, range_of):
+    x, y = range_of(op.lhs), range_of(op.rhs)
+    return None if x is None or y is None else (x[0] + y[0], x[1] + y[1])
+
+
+def _difference_range(op, range_of):
+    x, y = range_of(op.lhs), range_of(op.rhs)
+    return None if x is None or y is None else (x[0] - y[1], x[1] - y[0])
 
 
 _DEFAULTS = {**dict.fromkeys(("addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf",
@@ -100,7 +116,8 @@ NSZ = "grafo.nsz"
 _EXTREMUM = {NSZ: opt_attr(Unit)}
 
 # Class names follow upstream MLIR's C++ op names (``arith::AddIOp``).
-AddIOp = _define("AddIOp", "arith.addi", 2, IntOrIndex, commutative=True)
+AddIOp = _define("AddIOp", "arith.addi", 2, IntOrIndex, commutative=True,
+                 int_range=_sum_range)
 MulIOp = _define("MulIOp", "arith.muli", 2, IntOrIndex, commutative=True)
 AndIOp = _define("AndIOp", "arith.andi", 2, IntOrIndex, commutative=True)
 OrIOp = _define("OrIOp", "arith.ori", 2, IntOrIndex, commutative=True)
@@ -109,7 +126,7 @@ MaxSIOp = _define("MaxSIOp", "arith.maxsi", 2, IntOrIndex, commutative=True)
 MaxUIOp = _define("MaxUIOp", "arith.maxui", 2, IntOrIndex, commutative=True)
 MinSIOp = _define("MinSIOp", "arith.minsi", 2, IntOrIndex, commutative=True)
 MinUIOp = _define("MinUIOp", "arith.minui", 2, IntOrIndex, commutative=True)
-SubIOp = _define("SubIOp", "arith.subi", 2, IntOrIndex)
+SubIOp = _define("SubIOp", "arith.subi", 2, IntOrIndex, int_range=_difference_range)
 DivSIOp = _define("DivSIOp", "arith.divsi", 2, IntOrIndex)
 DivUIOp = _define("DivUIOp", "arith.divui", 2, IntOrIndex)
 RemSIOp = _define("RemSIOp", "arith.remsi", 2, IntOrIndex)
@@ -140,7 +157,7 @@ class CmpIOp(Op):
 
     name = "arith.cmpi"
     traits = frozenset({Pure, SameTypeOperands})
-    operand_defs = (IntOrIndex, IntOrIndex)
+    operand_defs = named(lhs=IntOrIndex, rhs=IntOrIndex)
     result_defs = (I1,)
     attr_defs = {"predicate": attr(enum_attr(CMPI))}
 
@@ -153,7 +170,7 @@ class CmpFOp(CmpIOp):
     """``arith.cmpf {predicate}``: compare two floats of one type (``CMPF`` numbering)."""
 
     name = "arith.cmpf"
-    operand_defs = (Float, Float)
+    operand_defs = named(lhs=Float, rhs=Float)
     attr_defs = {"predicate": attr(enum_attr(CMPF))}
     default_properties = FASTMATH
 
@@ -164,7 +181,8 @@ class SelectOp(Op):
 
     name = "arith.select"
     traits = frozenset({Pure})
-    operand_defs = (I1, LoopScalar | MemRef, LoopScalar | MemRef)
+    operand_defs = named(condition=I1, true_value=LoopScalar | MemRef,
+                         false_value=LoopScalar | MemRef)
     result_defs = (LoopScalar | MemRef,)
 
     @classmethod
@@ -174,7 +192,7 @@ class SelectOp(Op):
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        _, a, b = (v.type for v in self.operands)
+        a, b = self.true_value.type, self.false_value.type
         if not a == b == self.result.type:
             raise VerifyError(self, f"requires both values and the result of one type, got "
                                     f"{a}, {b} -> {self.result.type}")
@@ -184,9 +202,10 @@ _WIDTHS = {"wider": operator.gt, "narrower": operator.lt, "same": operator.eq}
 
 
 class _Cast(Op):
-    """Casts: result type explicit. ``source`` / ``target`` constrain the operand and result
-    types; ``widths`` is how the result's bit width compares with the operand's ("wider",
-    "narrower", "same") or None; ``one_index``: exactly one side is ``index``."""
+    """Casts ``input`` -> ``out``: result type explicit. ``source`` / ``target`` constrain the
+    operand and result types; ``widths`` is how the result's bit width compares with the
+    operand's ("wider", "narrower", "same") or None; ``one_index``: exactly one side is
+    ``index``."""
 
     traits = frozenset({Pure})
     num_operands = 1
@@ -197,7 +216,7 @@ class _Cast(Op):
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        a, r = self.operands[0].type, self.result.type
+        a, r = self.input.type, self.out.type
         if self.one_index and (isinstance(a, T.IndexType) == isinstance(r, T.IndexType)):
             raise VerifyError(self, f"casts between index and a signless integer, got {a} -> "
                                     f"{r}")
@@ -222,15 +241,16 @@ _CASTS = {
 }
 
 
-def _cast(cls_name: str, mnemonic: str):
+def _cast(cls_name: str, mnemonic: str, traits=()):
     """The class ``cls_name`` of ``arith.<mnemonic>`` as ``_CASTS`` describes it."""
     source, target, widths = _CASTS[mnemonic]
     return type(cls_name, (_Cast,),
-                {"name": "arith." + mnemonic, "operand_defs": (source,), "result_defs": (target,),
+                {"name": "arith." + mnemonic, "traits": frozenset({Pure, *traits}),
+                 "operand_defs": named(input=source), "result_defs": named(out=target),
                  "widths": widths, "one_index": mnemonic.startswith("index_cast")})
 
 
-ExtSIOp = _cast("ExtSIOp", "extsi")
+ExtSIOp = _cast("ExtSIOp", "extsi", (SignExtendingCast,))
 ExtUIOp = _cast("ExtUIOp", "extui")
 TruncIOp = _cast("TruncIOp", "trunci")
 ExtFOp = _cast("ExtFOp", "extf")
@@ -239,6 +259,13 @@ SIToFPOp = _cast("SIToFPOp", "sitofp")
 UIToFPOp = _cast("UIToFPOp", "uitofp")
 FPToSIOp = _cast("FPToSIOp", "fptosi")
 FPToUIOp = _cast("FPToUIOp", "fptoui")
-IndexCastOp = _cast("IndexCastOp", "index_cast")
+IndexCastOp = _cast("IndexCastOp", "index_cast", (SignExtendingCast,))
 IndexCastUIOp = _cast("IndexCastUIOp", "index_castui")
 BitcastOp = _cast("BitcastOp", "bitcast")
+
+register_ops("arith", (
+    ConstantOp, AddIOp, MulIOp, AndIOp, OrIOp, XOrIOp, MaxSIOp, MaxUIOp, MinSIOp, MinUIOp,
+    SubIOp, DivSIOp, DivUIOp, RemSIOp, RemUIOp, FloorDivSIOp, CeilDivSIOp, ShLIOp, ShRSIOp,
+    ShRUIOp, AddFOp, MulFOp, MaximumFOp, MinimumFOp, MaxNumFOp, MinNumFOp, SubFOp, DivFOp,
+    RemFOp, NegFOp, CmpIOp, CmpFOp, SelectOp, ExtSIOp, ExtUIOp, TruncIOp, ExtFOp, TruncFOp,
+    SIToFPOp, UIToFPOp, FPToSIOp, FPToUIOp, IndexCastOp, IndexCastUIOp, BitcastOp))

@@ -1,6 +1,7 @@
 """The ``builtin`` dialect: the top-level module."""
 
-from ..ir.opdef import IsolatedFromAbove, Op
+from ..ir.opdef import IsolatedFromAbove, Op, register_ops
+from .func import FuncOp
 
 
 class ModuleOp(Op):
@@ -37,10 +38,13 @@ class ModuleOp(Op):
             names.add(name)
 
     def functions(self) -> list:
-        return [op for op in self.body.ops if op.name == "func.func"]
+        return [op for op in self.body.ops if isinstance(op, FuncOp)]
 
     def lookup(self, sym: str):
         for f in self.functions():
             if f.attr("sym_name") == sym:
                 return f
         return None
+
+
+register_ops("builtin", (ModuleOp,))

@@ -13,12 +13,12 @@ from ..ir.constraints import (
     Variadic,
     array_of,
     attr,
+    named,
     opt_attr,
     str_attr,
 )
 from ..ir.core import Block
-from ..ir.opdef import IsolatedFromAbove, Op, Terminator
-
+from ..ir.opdef import FunctionLike, IsolatedFromAbove, Op, Terminator, register_ops
 
 # The frontend's attributes of ``func.func`` (meanings in ``FuncOp``'s docstring).
 RESULT_TUPLE = "grafo.result_tuple"
@@ -34,7 +34,7 @@ class FuncOp(Op):
     (``"module:name"`` strings, one per trailing hidden result)."""
 
     name = "func.func"
-    traits = frozenset({IsolatedFromAbove})
+    traits = frozenset({IsolatedFromAbove, FunctionLike})
     operand_defs = ()
     result_defs = ()
     num_regions = 1
@@ -64,8 +64,9 @@ class FuncOp(Op):
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
+        from .builtin import ModuleOp
         parent = self.parent_op()
-        if parent is not None and parent.name != "builtin.module":
+        if parent is not None and not isinstance(parent, ModuleOp):
             raise VerifyError(self, "must be directly in a 'builtin.module'")
         ft = self.function_type
         for t in (*ft.inputs, *ft.results):
@@ -79,9 +80,9 @@ class FuncOp(Op):
         if [a.type for a in self.body.args] != list(ft.inputs):
             raise VerifyError(self, "entry block arguments do not match the function type")
         term = self.body.terminator
-        if term is None or term.name != "func.return":
+        if not isinstance(term, ReturnOp):
             raise VerifyError(self, "body must end with func.return")
-        if [v.type for v in term.operands] != list(ft.results):
+        if [v.type for v in term.values] != list(ft.results):
             raise VerifyError(term, "operand types do not match the function's result types")
 
     def _verify_frontend_attributes(self) -> None:
@@ -89,10 +90,10 @@ class FuncOp(Op):
         names = self.attr(GLOBALS, ())
         bad = next((k for k in names if not all(k.partition(":"))), None)
         if bad is not None:
-            raise VerifyError(self, f"'grafo.globals' entry '{bad}' is not 'module:name'")
+            raise VerifyError(self, f"'{GLOBALS}' entry '{bad}' is not 'module:name'")
         own = len(self.function_type.results) - len(names)
         if own < 0:
-            raise VerifyError(self, f"'grafo.globals' names {len(names)} globals, but the "
+            raise VerifyError(self, f"'{GLOBALS}' names {len(names)} globals, but the "
                                     f"function has {own + len(names)} results")
         structure = self.attr(RESULT_STRUCTURE)
         if structure is None:
@@ -100,9 +101,9 @@ class FuncOp(Op):
         try:
             n = R.count(R.parse(structure))
         except ValueError as e:
-            raise VerifyError(self, f"'grafo.result_structure': {e}") from None
+            raise VerifyError(self, f"'{RESULT_STRUCTURE}': {e}") from None
         if n != own:
-            raise VerifyError(self, f"'grafo.result_structure' \"{structure}\" takes {n} "
+            raise VerifyError(self, f"'{RESULT_STRUCTURE}' \"{structure}\" takes {n} "
                                     f"results, the function has {own}")
 
 
@@ -111,7 +112,7 @@ class ReturnOp(Op):
 
     name = "func.return"
     traits = frozenset({Terminator})
-    operand_defs = (Variadic(ValueType),)
+    operand_defs = named(values=Variadic(ValueType))
     result_defs = ()
 
     @classmethod
@@ -124,7 +125,7 @@ class CallOp(Op):
 
     name = "func.call"
     traits = frozenset()
-    operand_defs = (Variadic(ValueType),)
+    operand_defs = named(args=Variadic(ValueType))
     result_defs = (Variadic(ValueType),)
     attr_defs = {"callee": attr(SymbolRef)}
 
@@ -138,9 +139,10 @@ class CallOp(Op):
         enclosing module whose type matches the operands and results."""
         super().verify()
         from ..ir.verifier import VerifyError
+        from .builtin import ModuleOp
         callee = self.attributes["callee"]
         module = self.parent_op()
-        while module is not None and module.name != "builtin.module":
+        while module is not None and not isinstance(module, ModuleOp):
             module = module.parent_op()
         if module is None:
             return
@@ -148,7 +150,10 @@ class CallOp(Op):
         if target is None:
             raise VerifyError(self, f"'{callee}' does not reference a function of the module")
         ft = target.function_type
-        if [v.type for v in self.operands] != list(ft.inputs) or \
+        if [v.type for v in self.args] != list(ft.inputs) or \
                 [r.type for r in self.results] != list(ft.results):
             raise VerifyError(self, f"operand and result types do not match the type {ft} of "
                                     f"'{callee}'")
+
+
+register_ops("func", (FuncOp, ReturnOp, CallOp))

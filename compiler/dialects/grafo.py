@@ -39,9 +39,10 @@ from ..ir.constraints import (
     Variadic,
     array_of,
     attr,
+    named,
     str_attr,
 )
-from ..ir.opdef import Op, Pure
+from ..ir.opdef import Op, Pure, register_ops
 from .memref import verify_dim_index
 
 # The C math library's functions that ``grafo.libm`` calls, and their operand counts.
@@ -71,7 +72,7 @@ class CheckOp(Op):
     ``str.format`` fills from that many integers."""
 
     name = "grafo.check"
-    operand_defs = (NpBool, Variadic(SignlessInteger | Index | NpInteger))
+    operand_defs = named(condition=NpBool, params=Variadic(SignlessInteger | Index | NpInteger))
     result_defs = ()
     attr_defs = {"kind": attr(str_attr()), "message": attr(str_attr())}
 
@@ -82,12 +83,12 @@ class CheckOp(Op):
     def verify(self) -> None:
         from ..ir.verifier import VerifyError
         super().verify()
-        n = len(self.operands) - 1
+        n = len(self.params)
         if n > MAX_CHECK_PARAMS:
             raise VerifyError(self, f"has {n} message parameters; the status block holds at "
                                     f"most {MAX_CHECK_PARAMS}")
         try:
-            self.attr("message").format(*[0] * n)
+            self.message.format(*[0] * n)
         except (IndexError, KeyError, ValueError) as e:
             raise VerifyError(self, f"'message' is not a format string of {n} integer "
                                     f"parameter(s): {type(e).__name__}: {e}") from None
@@ -96,7 +97,7 @@ class CheckOp(Op):
 class LibmOp(Op):
     name = "grafo.libm"
     traits = frozenset({Pure})
-    operand_defs = (Variadic(Float, 1),)
+    operand_defs = named(args=Variadic(Float, 1))
     result_defs = (Float,)
     attr_defs = {"callee": attr(str_attr(tuple(LIBM)))}
 
@@ -107,9 +108,9 @@ class LibmOp(Op):
     def verify(self) -> None:
         from ..ir.verifier import VerifyError
         super().verify()
-        callee = self.attr("callee")
-        types = {v.type for v in (*self.operands, self.result)}
-        if len(self.operands) != LIBM[callee] or len(types) != 1:
+        callee = self.callee
+        types = {v.type for v in (*self.args, self.result)}
+        if len(self.args) != LIBM[callee] or len(types) != 1:
             raise VerifyError(self, f"'{callee}' takes {LIBM[callee]} operand(s) of the "
                                     f"result's type")
 
@@ -119,7 +120,7 @@ class PrintOp(Op):
     operands, each kind standing for the operand's element type (as lowered)."""
 
     name = "grafo.print"
-    operand_defs = (Variadic(NpValue | MemRef | LoopScalar),)
+    operand_defs = named(values=Variadic(NpValue | MemRef | LoopScalar))
     result_defs = ()
     attr_defs = {"pieces": attr(array_of(str_attr())), "conversions": attr(str_attr()),
                  "kinds": attr(array_of(str_attr()))}
@@ -131,16 +132,15 @@ class PrintOp(Op):
     def verify(self) -> None:
         from ..ir.verifier import VerifyError
         super().verify()
-        n = len(self.operands)
-        conversions = self.attr("conversions")
-        if len(self.attr("pieces")) != n + 1 or len(conversions) != n \
-                or len(self.attr("kinds")) != n:
+        n = len(self.values)
+        conversions = self.conversions
+        if len(self.pieces) != n + 1 or len(conversions) != n or len(self.kinds) != n:
             raise VerifyError(self, f"needs {n + 1} pieces, {n} conversions and {n} kinds "
                                     f"for {n} operands")
         if set(conversions) - set("sr"):
             raise VerifyError(self, f"conversions are 's' (str) or 'r' (repr), got "
                                     f"'{conversions}'")
-        for k, (kind, v) in enumerate(zip(self.attr("kinds"), self.operands, strict=True)):
+        for k, (kind, v) in enumerate(zip(self.kinds, self.values, strict=True)):
             t = kind_type(kind)
             if t is None or T.lowered(t) != T.lowered(T.element_type(v.type)):
                 raise VerifyError(self, f"kind '{kind}' of operand #{k} does not name its "
@@ -167,7 +167,7 @@ class ConstantOp(Op):
 class StrideOp(Op):
     name = "grafo.stride"
     traits = frozenset({Pure})
-    operand_defs = (MemRef, Index)
+    operand_defs = named(source=MemRef, index=Index)
     result_defs = (Index,)
 
     @classmethod
@@ -176,4 +176,7 @@ class StrideOp(Op):
 
     def verify(self) -> None:
         super().verify()
-        verify_dim_index(self, *self.operands)
+        verify_dim_index(self, self.source, self.index)
+
+
+register_ops("grafo", (CheckOp, LibmOp, PrintOp, ConstantOp, StrideOp))

@@ -2,8 +2,8 @@
 ``absi``/``ipowi`` on integers, ``fpowi`` of a float to an integer power). Result type =
 first operand's type."""
 
-from ..ir.constraints import Float, SignlessInteger
-from ..ir.opdef import Op, Pure, SameOperandsAndResultType
+from ..ir.constraints import Float, SignlessInteger, named
+from ..ir.opdef import Op, Pure, SameOperandsAndResultType, register_ops
 from .arith import FASTMATH
 
 
@@ -26,11 +26,12 @@ BINARY = ("atan2", "powf", "ipowi", "copysign")
 INTEGER = ("absi", "ipowi")
 
 def _define(cls_name: str, mnemonic: str):
-    """The class ``cls_name`` of ``math.<mnemonic>`` (assigned to that name below)."""
+    """The class ``cls_name`` of ``math.<mnemonic>`` (assigned to that name below): operand
+    ``operand``, or ``lhs`` and ``rhs``."""
     kind = SignlessInteger if mnemonic in INTEGER else Float
-    arity = 1 if mnemonic in UNARY else 2
+    names = ("operand",) if mnemonic in UNARY else ("lhs", "rhs")
     return type(cls_name, (_MathOp,),
-                {"name": "math." + mnemonic, "operand_defs": (kind,) * arity,
+                {"name": "math." + mnemonic, "operand_defs": named(**dict.fromkeys(names, kind)),
                  "result_defs": (kind,),
                  "default_properties": {} if mnemonic in INTEGER else FASTMATH})
 
@@ -75,18 +76,27 @@ class FPowIOp(_MathOp):
 
     name = "math.fpowi"
     traits = frozenset({Pure})
-    operand_defs = (Float, SignlessInteger)
+    operand_defs = named(lhs=Float, rhs=SignlessInteger)
     result_defs = (Float,)
 
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        if self.result.type != self.operands[0].type:
+        if self.result.type != self.lhs.type:
             raise VerifyError(self, f"result type {self.result.type} is not the type of the "
-                                    f"base {self.operands[0].type}")
+                                    f"base {self.lhs.type}")
 
 
 class FmaOp(_MathOp):
+    """``math.fma(%a, %b, %c)``: ``a * b + c``."""
+
     name = "math.fma"
-    operand_defs = (Float,) * 3
+    operand_defs = named(a=Float, b=Float, c=Float)
     result_defs = (Float,)
+
+
+register_ops("math", (
+    AbsFOp, AbsIOp, ExpOp, Exp2Op, ExpM1Op, LogOp, Log2Op, Log10Op, Log1pOp, SqrtOp, CbrtOp,
+    SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, TanhOp, AsinhOp, AcoshOp,
+    AtanhOp, FloorOp, CeilOp, TruncOp, RoundEvenOp, ErfOp, Atan2Op, PowFOp, IPowIOp,
+    CopySignOp, FPowIOp, FmaOp))

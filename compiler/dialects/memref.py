@@ -9,8 +9,8 @@
 
 from .. import types as T
 from ..ir.attributes import DenseArrayAttr
-from ..ir.constraints import Index, LoopElement, MemRef, Variadic
-from ..ir.opdef import ConstantLike, Op, Pure, ReadOnly
+from ..ir.constraints import Index, LoopElement, MemRef, Variadic, named
+from ..ir.opdef import ConstantLike, Op, Pure, ReadOnly, register_ops
 
 
 def verify_subscripts(op, ref, subscripts) -> None:
@@ -42,8 +42,8 @@ class AllocOp(Op):
     contiguous memref."""
 
     name = "memref.alloc"
-    operand_defs = (Variadic(Index),)
-    result_defs = (MemRef,)
+    operand_defs = named(sizes=Variadic(Index))
+    result_defs = named(memref=MemRef)
 
     def properties(self) -> dict:
         return {"operandSegmentSizes": DenseArrayAttr(T.i32, (len(self.operands), 0))}
@@ -51,18 +51,18 @@ class AllocOp(Op):
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        t = self.result.type
+        t = self.memref.type
         dynamic = sum(d is None for d in t.shape)
         if t.strided:
             raise VerifyError(self, f"allocates a contiguous memref, not {t}")
-        if len(self.operands) != dynamic:
+        if len(self.sizes) != dynamic:
             raise VerifyError(self, f"needs one size per dynamic dim of {t} ({dynamic}), has "
-                                    f"{len(self.operands)}")
+                                    f"{len(self.sizes)}")
 
 
 class DeallocOp(Op):
     name = "memref.dealloc"
-    operand_defs = (MemRef,)
+    operand_defs = named(memref=MemRef)
     result_defs = ()
 
     @classmethod
@@ -73,7 +73,7 @@ class DeallocOp(Op):
 class LoadOp(Op):
     name = "memref.load"
     traits = frozenset({ReadOnly})
-    operand_defs = (MemRef, Variadic(Index))
+    operand_defs = named(memref=MemRef, indices=Variadic(Index))
     result_defs = (LoopElement,)
 
     @classmethod
@@ -83,8 +83,8 @@ class LoadOp(Op):
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        ref, *idx = self.operands
-        verify_subscripts(self, ref, idx)
+        ref = self.memref
+        verify_subscripts(self, ref, self.indices)
         if self.result.type != ref.type.element:
             raise VerifyError(self, f"result type {self.result.type} is not the element type "
                                     f"of {ref.type}")
@@ -92,7 +92,7 @@ class LoadOp(Op):
 
 class StoreOp(Op):
     name = "memref.store"
-    operand_defs = (LoopElement, MemRef, Variadic(Index))
+    operand_defs = named(value=LoopElement, memref=MemRef, indices=Variadic(Index))
     result_defs = ()
 
     @classmethod
@@ -102,8 +102,8 @@ class StoreOp(Op):
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        v, ref, *idx = self.operands
-        verify_subscripts(self, ref, idx)
+        v, ref = self.value, self.memref
+        verify_subscripts(self, ref, self.indices)
         if v.type != ref.type.element:
             raise VerifyError(self, f"stores a {v.type} into {ref.type}")
 
@@ -111,7 +111,7 @@ class StoreOp(Op):
 class DimOp(Op):
     name = "memref.dim"
     traits = frozenset({Pure})
-    operand_defs = (MemRef, Index)
+    operand_defs = named(source=MemRef, index=Index)
     result_defs = (Index,)
 
     @classmethod
@@ -120,4 +120,7 @@ class DimOp(Op):
 
     def verify(self):
         super().verify()
-        verify_dim_index(self, *self.operands)
+        verify_dim_index(self, self.source, self.index)
+
+
+register_ops("memref", (AllocOp, DeallocOp, LoadOp, StoreOp, DimOp))

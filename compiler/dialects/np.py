@@ -31,6 +31,7 @@ from ..ir.constraints import (
     array_of,
     attr,
     int_attr,
+    named,
     opt_attr,
     str_attr,
 )
@@ -43,7 +44,9 @@ from ..ir.opdef import (
     Pure,
     Reduction,
     TensorLevel,
+    register_ops,
 )
+from .func import FuncOp
 
 # shape helpers -------------------------------------------------------------------------------
 
@@ -164,14 +167,14 @@ class AsTypeOp(Op):
 
     name = "np.astype"
     traits = frozenset({Pure, TensorLevel, Elementwise})
-    operand_defs = (NpValue,)
+    operand_defs = named(input=NpValue)
     result_defs = (NpValue,)
     attr_defs = {"order": opt_attr(str_attr(("C",)))}   # a C-ordered copy (ndarray.copy)
 
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        x, t = self.operands[0].type, self.result.type
+        x, t = self.input.type, self.result.type
         if not T.compatible(T.with_element(x, T.element_type(t)), t):
             raise VerifyError(self, f"converts {x} to {t}, which has another shape")
 
@@ -224,11 +227,11 @@ class ElementwiseOp(Op):
 
 def _elementwise(op_name: str, numpy: str, arity: int, python=None, traits=(), **flags):
     """The class of ``np.<op_name>``, named ``<OpName>Op`` (``logical_and`` ->
-    ``LogicalAndOp``); assigned to that name below."""
+    ``LogicalAndOp``), with operand ``x`` (and ``y``); assigned to that name below."""
     return type(op_name.title().replace("_", "") + "Op", (ElementwiseOp,), {
         "name": "np." + op_name, "numpy": numpy,
         "python": staticmethod(python) if python is not None else None,
-        "operand_defs": (NpValue,) * arity,
+        "operand_defs": named(**dict.fromkeys(("x", "y")[:arity], NpValue)),
         "traits": frozenset({Pure, TensorLevel, Elementwise, InferredTypes, *traits}), **flags})
 
 
@@ -368,7 +371,7 @@ class WhereOp(Op):
 
     name = "np.where"
     traits = frozenset({Pure, TensorLevel, Elementwise, InferredTypes})
-    operand_defs = (NpValue,) * 3
+    operand_defs = named(condition=NpValue, x=NpValue, y=NpValue)
     result_defs = (NpValue,)
 
     @classmethod
@@ -406,7 +409,7 @@ class ReduceOp(Op):
 
     name = "np.reduce"
     traits = frozenset({Pure, TensorLevel, Reduction, InferredTypes})
-    operand_defs = (NpValue,)
+    operand_defs = named(input=NpValue)
     result_defs = (NpValue,)
     attr_defs = {"kind": attr(str_attr(REDUCE_KINDS)), "axes": attr(array_of(int_attr(0))),
                  "keepdims": opt_attr(BoolAttr)}
@@ -441,7 +444,7 @@ class ArgReduceOp(Op):
 
     name = "np.argreduce"
     traits = frozenset({Pure, TensorLevel, Reduction, InferredTypes})
-    operand_defs = (NpValue,)
+    operand_defs = named(input=NpValue)
     result_defs = (NpValue,)
     attr_defs = {"kind": attr(str_attr(("argmax", "argmin", "nanargmax", "nanargmin"))),
                  "axis": attr(int_attr(-1))}
@@ -469,14 +472,14 @@ class BroadcastToOp(Op):
 
     name = "np.broadcast_to"
     traits = frozenset({Pure, TensorLevel})
-    operand_defs = (NpValue, Variadic(NpInteger))
+    operand_defs = named(input=NpValue, sizes=Variadic(NpInteger))
     result_defs = (Tensor,)
 
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        x, t = self.operands[0].type, self.result.type
-        verify_dynamic_sizes(self, t, self.operands[1:])
+        x, t = self.input.type, self.result.type
+        verify_dynamic_sizes(self, t, self.sizes)
         verify_element(self, t, x, "the result")
         xs = T.shape_of(x)
         if len(xs) > t.rank or not all(a in (1, b) or None in (a, b)
@@ -495,14 +498,14 @@ class ReshapeOp(Op):
 
     name = "np.reshape"
     traits = frozenset({Pure, TensorLevel})
-    operand_defs = (NpValue, Variadic(NpInteger))
+    operand_defs = named(input=NpValue, sizes=Variadic(NpInteger))
     result_defs = (NpValue,)
 
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        x, t = self.operands[0].type, self.result.type
-        verify_dynamic_sizes(self, t, self.operands[1:])
+        x, t = self.input.type, self.result.type
+        verify_dynamic_sizes(self, t, self.sizes)
         verify_element(self, t, x, "the result")
         a, b = T.shape_of(x), T.shape_of(t)
         if None not in a + b and math.prod(a) != math.prod(b):
@@ -519,7 +522,7 @@ class TransposeOp(Op):
 
     name = "np.transpose"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Tensor,)
+    operand_defs = named(input=Tensor)
     result_defs = (Tensor,)
     attr_defs = {"perm": attr(array_of(int_attr(0)))}
 
@@ -548,7 +551,7 @@ class SubscriptOp(Op):
 
     name = "np.subscript"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (NpValue, Variadic(NpInteger))
+    operand_defs = named(input=NpValue, indices=Variadic(NpInteger))
     result_defs = (NpValue,)
     attr_defs = {"spec": attr(array_of(str_attr(("i", "n", "s")))),
                  "bounds": opt_attr(array_of(int_attr() | str_attr(("none", "?"))))}
@@ -624,7 +627,7 @@ class SetItemOp(Op):
 
     name = "np.setitem"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Tensor, NpValue, Variadic(NpInteger))
+    operand_defs = named(target=Tensor, value=NpValue, indices=Variadic(NpInteger))
     result_defs = (Tensor,)
     attr_defs = SubscriptOp.attr_defs
 
@@ -653,7 +656,7 @@ class WriteBackOp(Op):
 
     name = "np.write_back"
     traits = frozenset({TensorLevel})
-    operand_defs = (Tensor, Tensor)
+    operand_defs = named(param=Tensor, value=Tensor)
     result_defs = ()
 
     @classmethod
@@ -664,9 +667,9 @@ class WriteBackOp(Op):
         super().verify()
         from ..ir.core import BlockArgument
         from ..ir.verifier import VerifyError
-        param, value = self.operands
+        param, value = self.param, self.value
         block = param.block if isinstance(param, BlockArgument) else None
-        if block is None or block.parent_op() is None or block.parent_op().name != "func.func":
+        if block is None or not isinstance(block.parent_op(), FuncOp):
             raise VerifyError(self, "writes back into a parameter of the function only")
         if not T.compatible(param.type, value.type):
             raise VerifyError(self, f"cannot write {value.type} back into {param.type}")
@@ -677,7 +680,7 @@ class DimOp(Op):
 
     name = "np.dim"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Tensor,)
+    operand_defs = named(input=Tensor)
     result_defs = (NpInteger,)
     attr_defs = {"index": attr(int_attr(0))}
 
@@ -696,7 +699,7 @@ class MatmulOp(Op):
 
     name = "np.matmul"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (NpValue, NpValue)
+    operand_defs = named(lhs=NpValue, rhs=NpValue)
     result_defs = (NpValue,)
 
     @classmethod
@@ -728,15 +731,15 @@ class FullOp(Op):
 
     name = "np.full"
     traits = frozenset({Pure, TensorLevel})
-    operand_defs = (NpValue, Variadic(NpInteger))
+    operand_defs = named(fill_value=NpValue, sizes=Variadic(NpInteger))
     result_defs = (Tensor,)
 
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        if T.shape_of(self.operands[0].type):
-            raise VerifyError(self, f"fills with a scalar, got {self.operands[0].type}")
-        verify_dynamic_sizes(self, self.result.type, self.operands[1:])
+        if T.shape_of(self.fill_value.type):
+            raise VerifyError(self, f"fills with a scalar, got {self.fill_value.type}")
+        verify_dynamic_sizes(self, self.result.type, self.sizes)
 
     def evaluate(self, v, *dims):
         it = iter(dims)
@@ -749,7 +752,7 @@ class ArangeOp(Op):
 
     name = "np.arange"
     traits = frozenset({Pure, TensorLevel})
-    operand_defs = (NpScalar, NpScalar, Variadic(NpInteger))
+    operand_defs = named(start=NpScalar, step=NpScalar, sizes=Variadic(NpInteger))
     result_defs = (Tensor,)
 
     def verify(self):
@@ -758,7 +761,7 @@ class ArangeOp(Op):
         t = self.result.type
         if t.rank != 1:
             raise VerifyError(self, f"gives a 1-d tensor, not {t}")
-        verify_dynamic_sizes(self, t, self.operands[2:])
+        verify_dynamic_sizes(self, t, self.sizes)
 
     def evaluate(self, start, step, *n):
         length = n[0] if n else self.result.type.shape[0]
@@ -787,5 +790,16 @@ class EyeOp(Op):
         return np.eye(n, m, self.attr("k", 0), dtype=T.to_dtype(self.result.type))
 
 
-NUMPY_OPS = {cls.name: cls for cls in list(globals().values())
-             if isinstance(cls, type) and issubclass(cls, Op) and "name" in cls.__dict__}
+# Every op of the ``np`` namespace by name (``np_data.py`` adds its own).
+NUMPY_OPS = register_ops("np", (
+    ConstantOp, AsTypeOp, AddOp, SubtractOp, MultiplyOp, DivideOp, FloorDivideOp, RemainderOp,
+    FmodOp, PowerOp, MaximumOp, MinimumOp, FmaxOp, FminOp, Arctan2Op, HypotOp, CopysignOp,
+    LogaddexpOp, BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, LeftShiftOp, RightShiftOp, EqualOp,
+    NotEqualOp, LessOp, LessEqualOp, GreaterOp, GreaterEqualOp, LogicalAndOp, LogicalOrOp,
+    LogicalXorOp, ExpOp, Exp2Op, Expm1Op, LogOp, Log2Op, Log10Op, Log1POp, SqrtOp, CbrtOp,
+    SinOp, CosOp, TanOp, ArcsinOp, ArccosOp, ArctanOp, SinhOp, CoshOp, TanhOp, ArcsinhOp,
+    ArccoshOp, ArctanhOp, FloorOp, CeilOp, TruncOp, RintOp, Deg2RadOp, Rad2DegOp, NegativeOp,
+    AbsoluteOp, SquareOp, SignOp, PositiveOp, ReciprocalOp, IsnanOp, IsinfOp, IsfiniteOp,
+    SignbitOp, LogicalNotOp, InvertOp, WhereOp, ReduceOp, ArgReduceOp, BroadcastToOp,
+    ReshapeOp, TransposeOp, SubscriptOp, SetItemOp, WriteBackOp, DimOp, MatmulOp, FullOp,
+    ArangeOp, EyeOp))

@@ -18,10 +18,11 @@ from ..ir.constraints import (
     Variadic,
     attr,
     int_attr,
+    named,
     opt_attr,
     str_attr,
 )
-from ..ir.opdef import InferredTypes, Op, Pure, TensorLevel
+from ..ir.opdef import InferredTypes, Op, Pure, TensorLevel, register_ops
 from .np import NUMPY_OPS, _dtype_value, array_type, check_axis
 
 # The axis of the user's array that an index error names (``index_axis``).
@@ -34,7 +35,7 @@ class ConcatenateOp(Op):
 
     name = "np.concatenate"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Variadic(Tensor, 1),)
+    operand_defs = named(inputs=Variadic(Tensor, 1))
     result_defs = (Tensor,)
     attr_defs = {"axis": attr(int_attr(0))}
 
@@ -72,7 +73,7 @@ class ScanOp(Op):
 
     name = "np.scan"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Tensor,)
+    operand_defs = named(input=Tensor)
     result_defs = (Tensor,)
     attr_defs = {"kind": attr(str_attr(("sum", "prod"))), "axis": attr(int_attr(0))}
 
@@ -93,7 +94,7 @@ class SortOp(Op):
 
     name = "np.sort"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Tensor,)
+    operand_defs = named(input=Tensor)
     result_defs = (Tensor,)
     attr_defs = {"axis": attr(int_attr(0)), "arg": opt_attr(BoolAttr)}
 
@@ -117,7 +118,7 @@ class GatherOp(Op):
 
     name = "np.gather"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Tensor, NpValue)
+    operand_defs = named(input=Tensor, indices=NpValue)
     result_defs = (NpValue,)
     attr_defs = _INDEXED
 
@@ -143,7 +144,7 @@ class MaskSelectOp(Op):
 
     name = "np.mask_select"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Tensor, NpValue)
+    operand_defs = named(input=Tensor, mask=NpValue)
     result_defs = (Tensor,)
 
     @classmethod
@@ -173,7 +174,7 @@ class ScatterOp(Op):
 
     name = "np.scatter"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Tensor, NpValue, NpValue)
+    operand_defs = named(target=Tensor, indices=NpValue, value=NpValue)
     result_defs = (Tensor,)
     attr_defs = _INDEXED
 
@@ -201,7 +202,7 @@ class MaskAssignOp(Op):
 
     name = "np.mask_assign"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = (Tensor, NpValue, NpValue)
+    operand_defs = named(target=Tensor, mask=NpValue, value=NpValue)
     result_defs = (Tensor,)
 
     @classmethod
@@ -221,5 +222,5 @@ class MaskAssignOp(Op):
         return out
 
 
-NUMPY_OPS.update({cls.name: cls for cls in (ConcatenateOp, ScanOp, SortOp, GatherOp,
-                                            MaskSelectOp, ScatterOp, MaskAssignOp)})
+NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, GatherOp, MaskSelectOp,
+                                     ScatterOp, MaskAssignOp)))

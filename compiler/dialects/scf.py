@@ -17,10 +17,11 @@ from ..ir.constraints import (
     ValueType,
     Variadic,
     int_attr,
+    named,
     opt_attr,
 )
 from ..ir.core import Block
-from ..ir.opdef import Op, Pure, Terminator
+from ..ir.opdef import CountedLoop, Op, Pure, Terminator, register_ops
 
 
 def _types(values) -> list:
@@ -51,7 +52,7 @@ def _verify_region(op, k: int, what: str, args: list, terminator: type, values: 
     term = block.ops[-1] if block.ops else None
     if not isinstance(term, terminator):
         raise VerifyError(op, f"{what} region must end with '{terminator.name}'")
-    forwarded = term.operands[1:] if terminator is ConditionOp else term.operands
+    forwarded = term.args if terminator is ConditionOp else term.values
     if _types(forwarded) != list(values):
         raise VerifyError(term, f"forwards {_text(_types(forwarded))}, but the enclosing "
                                 f"'{op.name}' expects {_text(values)}")
@@ -63,7 +64,7 @@ class YieldOp(Op):
 
     name = "scf.yield"
     traits = frozenset({Terminator, Pure})
-    operand_defs = (Variadic(ValueType),)
+    operand_defs = named(values=Variadic(ValueType))
     result_defs = ()
 
     @classmethod
@@ -83,7 +84,7 @@ class ConditionOp(Op):
 
     name = "scf.condition"
     traits = frozenset({Terminator, Pure})
-    operand_defs = (I1, Variadic(ValueType))
+    operand_defs = named(condition=I1, args=Variadic(ValueType))
     result_defs = ()
 
     @classmethod
@@ -100,7 +101,7 @@ class ConditionOp(Op):
 
 class IfOp(Op):
     name = "scf.if"
-    operand_defs = (I1,)
+    operand_defs = named(condition=I1)
     result_defs = (Variadic(ValueType),)
     num_regions = 2
 
@@ -147,7 +148,9 @@ class ForOp(Op):
     many of one scalar type)."""
 
     name = "scf.for"
-    operand_defs = (IntOrIndex, IntOrIndex, IntOrIndex, Variadic(ValueType))
+    traits = frozenset({CountedLoop})
+    operand_defs = named(lower=IntOrIndex, upper=IntOrIndex, step=IntOrIndex,
+                         inits=Variadic(ValueType))
     result_defs = (Variadic(ValueType),)
     num_regions = 1
     attr_defs = {**dict.fromkeys((PARALLEL, INDEPENDENT, SERIAL_OUTLINED, NO_UNROLL, MATMUL),
@@ -171,12 +174,12 @@ class ForOp(Op):
 
     @property
     def iter_inits(self) -> tuple:
-        return self.operands[3:]
+        return self.inits
 
     def verify(self):
         super().verify()
         from ..ir.verifier import VerifyError
-        lb, ub, step = _types(self.operands[:3])
+        lb, ub, step = _types((self.lower, self.upper, self.step))
         if not lb == ub == step:
             raise VerifyError(self, f"needs bounds and step of one type, got {lb}, {ub}, "
                                     f"{step}")
@@ -189,7 +192,7 @@ class ForOp(Op):
         if lanes is not None and (len(types) % lanes or any(
                 len(set(types[g:g + lanes])) != 1 or not LoopScalar.accepts(types[g])
                 for g in range(0, len(types), lanes))):
-            raise VerifyError(self, f"'grafo.lanes' = {lanes} needs iteration values in "
+            raise VerifyError(self, f"'{LANES}' = {lanes} needs iteration values in "
                                     f"groups of {lanes} scalars of one type, got "
                                     f"{_text(types)}")
 
@@ -199,7 +202,7 @@ class WhileOp(Op):
     iterations (``passes/interrupt_polls.py``)."""
 
     name = "scf.while"
-    operand_defs = (Variadic(ValueType),)
+    operand_defs = named(inits=Variadic(ValueType))
     result_defs = (Variadic(ValueType),)
     num_regions = 2
     attr_defs = {POLL: opt_attr(int_attr(1))}
@@ -223,6 +226,9 @@ class WhileOp(Op):
 
     def verify(self):
         super().verify()
-        inits, types = _types(self.operands), _types(self.results)
+        inits, types = _types(self.inits), _types(self.results)
         _verify_region(self, 0, "before", inits, ConditionOp, types)
         _verify_region(self, 1, "after", types, YieldOp, inits)
+
+
+register_ops("scf", (YieldOp, ConditionOp, IfOp, ForOp, WhileOp))

@@ -32,12 +32,12 @@ def updates_in_place(y: Value, root: Value) -> bool:
             return False
         op, k = y.op, y.index
         if isinstance(op, UPDATES):
-            y = op.operands[0]
+            y = op.target
         elif isinstance(op, scf.IfOp):
             return all(updates_in_place(b.terminator.operands[k], root)
                        for b in (op.then_block, op.else_block))
         elif isinstance(op, (scf.ForOp, scf.WhileOp)) and carries_in_place(op, k):
-            y = op.operands[k + 3 if isinstance(op, scf.ForOp) else k]
+            y = op.inits[k]
         else:
             return False
     return True

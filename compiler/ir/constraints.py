@@ -2,11 +2,12 @@
 
 An op kind lists them (see ``opdef.Op``): ``operand_defs`` / ``result_defs`` hold one type
 constraint per operand or result (one of them may be ``Variadic``: any number of values
-there), ``attr_defs`` maps attribute names to ``attr(constraint)`` (required) or
-``opt_attr(constraint)``. ``Op.verify`` checks them before the kind's own ``verify``, so
-passes, lowering rules and backend rules may rely on them. A constraint is a predicate with
-the text of what it accepts (``"an i64 integer in 0..9"``), which the verifier's message
-quotes.
+there), usually under a name (``named(lhs=IntOrIndex, rhs=IntOrIndex)``) that becomes the
+op's accessor of that value; ``attr_defs`` maps attribute names to ``attr(constraint)``
+(required) or ``opt_attr(constraint)``. ``Op.verify`` checks them before the kind's own
+``verify``, so passes, lowering rules and backend rules may rely on them. A constraint is a
+predicate with the text of what it accepts (``"an i64 integer in 0..9"``), which the
+verifier's message quotes.
 """
 
 from __future__ import annotations
@@ -49,6 +50,21 @@ class Variadic:
 
     constraint: Constraint
     min: int = 0
+
+
+class NamedDefs(tuple):
+    """Operand or result constraints in order, with ``names``: one accessor name each."""
+
+    names: tuple = ()
+
+
+def named(**defs) -> NamedDefs:
+    """Operand or result constraints in order under their accessor names:
+    ``operand_defs = named(memref=MemRef, indices=Variadic(Index))`` gives the op kind the
+    read-only properties ``memref`` (a value) and ``indices`` (a tuple, being variadic)."""
+    out = NamedDefs(defs.values())
+    out.names = tuple(defs)
+    return out
 
 
 @dataclass(frozen=True)

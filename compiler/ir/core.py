@@ -247,6 +247,12 @@ class Operation:
         Return None (no fold), or a list with an Attribute or Value per result."""
         return None
 
+    def int_range(self, range_of) -> tuple | None:
+        """(low, high) bounds of the integer result, given ``range_of(value)``: an operand's
+        bounds or None. None when unknown. MLIR's ``InferIntRangeInterface``; read by
+        ``ranges.value_range``."""
+        return None
+
     def __repr__(self) -> str:
         from .printer import print_op
         return print_op(self)

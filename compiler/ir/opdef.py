@@ -1,19 +1,41 @@
 """Declarative operation definitions: traits, the op registry and the ``Op`` base class.
 
 An op kind is a small subclass of ``Op`` naming itself (``name = "arith.addf"``), its traits,
-its operands, results and attributes with their constraints (``constraints.py``), its regions
-and, where it has them, a type-inference rule (``infer``), a ``verify`` and a ``fold``.
-Defining the class registers it by name; the parser and passes find ops only through this
-registry and their traits.
+its operands, results and attributes with their constraints and accessor names
+(``constraints.py``), its regions and, where it has them, a type-inference rule (``infer``), a
+``verify`` and a ``fold``. Each dialect module registers its kinds by name (``register_ops``,
+at the end of the module) when it is imported; ``compiler.dialects`` imports every dialect and
+``import compiler`` imports that package. The parser and the verifier find kinds by name
+through this registry (``lookup``).
 """
 
 from __future__ import annotations
 
 from .. import types as T
+from .accessors import add_accessors
 from .constraints import AttrDef, Variadic
 from .core import Operation
 
-OPS: dict[str, type] = {}
+OPS: dict[str, type] = {}   # op name -> op class, filled by the dialects (``register_ops``)
+
+
+def register_ops(namespace: str, ops) -> dict[str, type]:
+    """Register the op classes ``ops`` of dialect ``namespace`` under their names; returns
+    them by name. Raises ValueError for a name outside ``namespace.`` or taken by another
+    class."""
+    out = {}
+    for cls in ops:
+        if not cls.name.startswith(namespace + "."):
+            raise ValueError(f"op {cls.name} is not in the '{namespace}' namespace")
+        if OPS.setdefault(cls.name, cls) is not cls:
+            raise ValueError(f"op {cls.name} is defined twice")
+        out[cls.name] = cls
+    return out
+
+
+def lookup(name: str) -> type | None:
+    """The op class registered under ``name``, None if no imported dialect defines it."""
+    return OPS.get(name)
 
 
 class Trait:
@@ -65,6 +87,13 @@ SameOperandsAndResultType = Trait("SameOperandsAndResultType", lambda op: _same_
 SameTypeOperands = Trait("SameTypeOperands", lambda op: _same_types(op, op.operands,
                                                                       "operands"))
 InferredTypes = Trait("InferredTypes", _inferred_types)  # results as ``infer`` gives them
+# An integer cast that sign-extends: it keeps the signed value unless its result is narrower.
+SignExtendingCast = Trait("SignExtendingCast")
+# A loop with operands ``lower``, ``upper``, ``step`` whose body's first argument runs from
+# lower to upper (exclusive) by step (MLIR's ``LoopLikeOpInterface``, one induction variable).
+CountedLoop = Trait("CountedLoop")
+# A function: ``sym_name`` names it (MLIR's ``FunctionOpInterface``).
+FunctionLike = Trait("FunctionLike")
 
 
 class Op(Operation):
@@ -74,10 +103,14 @@ class Op(Operation):
     - ``traits``: a frozenset of ``Trait`` s.
     - ``num_operands`` / ``num_results`` / ``num_regions``: exact counts, or None if variadic.
     - ``operand_defs`` / ``result_defs``: a type constraint per operand / result (one entry
-      may be a ``Variadic``); when given, they set ``num_operands`` / ``num_results``.
+      may be a ``Variadic``); when given, they set ``num_operands`` / ``num_results``. Given
+      as ``named(lhs=..., rhs=...)``, each name becomes a read-only accessor of its value
+      (a tuple for the variadic entry).
     - ``attr_defs``: attribute name -> ``attr(constraint)`` / ``opt_attr(constraint)``. An
       attribute of the ``grafo.`` namespace that the kind does not declare is an error;
-      other undeclared attributes are kept and mean nothing to grafo.
+      other undeclared attributes are kept and mean nothing to grafo. A declared name that
+      is a Python identifier becomes an accessor of the attribute's value, unless the class
+      defines that member itself.
     - ``infer(operand_types, attributes) -> list[Type]``: result types from operands, raising
       ``TypeError`` with a user-facing message when the operands are invalid.
     - ``default_properties``: properties upstream MLIR prints for the op when it holds their
@@ -100,10 +133,7 @@ class Op(Operation):
             if given is not None:
                 fixed = not any(isinstance(d, Variadic) for d in given)
                 setattr(cls, count, len(given) if fixed else None)
-        if "name" in cls.__dict__:
-            if cls.name in OPS:
-                raise ValueError(f"op {cls.name} is defined twice")
-            OPS[cls.name] = cls
+        add_accessors(cls)
 
     @classmethod
     def infer(cls, operand_types: list, attributes: dict) -> list:
@@ -178,8 +208,3 @@ def _check_values(op: Operation, what: str, defs, values) -> None:
         if not c.accepts(v.type):
             raise VerifyError(op, f"{what} #{i} must be {c}, got {v.type}")
 
-
-def lookup(name: str) -> type | None:
-    """The op class registered under ``name`` (dialect modules are imported first)."""
-    from .. import dialects  # noqa: F401  (registers every dialect)
-    return OPS.get(name)

@@ -1,16 +1,17 @@
 """Integer range analysis of loop-level values (MLIR's ``IntegerRangeAnalysis``, reduced to
-what bounds checks and Python-int overflow checks need): constants, ``scf.for`` induction
-variables with constant bounds and a positive constant step, value-preserving casts, and
-sums and differences of those, as exact (low, high) pairs that never wrap."""
+what bounds checks and Python-int overflow checks need): constants, induction variables of
+``CountedLoop`` s (``scf.for``) with constant bounds and a positive constant step,
+value-preserving casts (``SignExtendingCast`` s that do not narrow), and what ops infer
+from their operands' ranges (``Op.int_range``: sums and differences), as exact (low, high)
+pairs that never wrap."""
 
 from __future__ import annotations
 
 from .. import types as T
 from .attributes import attr_value
 from .core import BlockArgument, Value
-from .opdef import ConstantLike
+from .opdef import ConstantLike, CountedLoop, SignExtendingCast
 
-_CASTS = ("arith.index_cast", "arith.extsi")
 _I64 = (-(1 << 63), (1 << 63) - 1)
 
 
@@ -21,9 +22,9 @@ def _bits(t: T.Type) -> int:
 def uncast(v: Value) -> Value:
     """``v`` with value-preserving integer casts (index casts that do not narrow, sign
     extension) peeled off."""
-    while (op := v.owner_op()) is not None and op.name in _CASTS \
-            and _bits(v.type) >= _bits(op.operands[0].type):
-        v = op.operands[0]
+    while (op := v.owner_op()) is not None and op.has_trait(SignExtendingCast) \
+            and _bits(v.type) >= _bits(op.input.type):
+        v = op.input
     return v
 
 
@@ -37,10 +38,10 @@ def int_constant(v: Value) -> int | None:
 
 
 def loop_of(iv: Value):
-    """The ``scf.for`` whose induction variable ``iv`` is, when its step is a positive
-    constant; else None."""
+    """The ``CountedLoop`` (``scf.for``) whose induction variable ``iv`` is, when its step is
+    a positive constant; else None."""
     loop = iv.block.parent_op() if isinstance(iv, BlockArgument) and iv.index == 0 else None
-    if loop is None or loop.name != "scf.for" or (int_constant(loop.operands[2]) or 0) <= 0:
+    if loop is None or not loop.has_trait(CountedLoop) or (int_constant(loop.step) or 0) <= 0:
         return None
     return loop
 
@@ -54,14 +55,13 @@ def value_range(v: Value, depth: int = 8):
         return c, c
     loop = loop_of(v)
     if loop is not None:
-        lo, ub = int_constant(loop.operands[0]), int_constant(loop.operands[1])
+        lo, ub = int_constant(loop.lower), int_constant(loop.upper)
         return None if lo is None or ub is None else (lo, ub - 1)
     op = v.owner_op()
-    if depth == 0 or op is None or op.name not in ("arith.addi", "arith.subi"):
+    if depth == 0 or op is None:
         return None
-    x, y = (value_range(w, depth - 1) for w in op.operands)
-    if x is None or y is None:
+    bounds = op.int_range(lambda w: value_range(w, depth - 1))
+    if bounds is None:
         return None
-    lo, hi = (x[0] + y[0], x[1] + y[1]) if op.name == "arith.addi" else \
-        (x[0] - y[1], x[1] - y[0])
+    lo, hi = bounds
     return (lo, hi) if _I64[0] <= lo and hi <= _I64[1] else None   # no wrap-around

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import types as T
 from .attributes import IntegerAttr, integer_bounds
 from .core import Operation
-from .opdef import IsolatedFromAbove, Terminator, lookup
+from .opdef import FunctionLike, IsolatedFromAbove, Terminator, lookup
 
 
 class VerifyError(Exception):
@@ -27,7 +27,7 @@ def _enclosing_function(op: Operation) -> str:
     if op.loc.line > 0:
         return ""
     parent = op.parent_op()
-    while parent is not None and parent.name != "func.func":
+    while parent is not None and not parent.has_trait(FunctionLike):
         parent = parent.parent_op()
     name = parent.attributes.get("sym_name") if parent is not None else None
     return f" (in func @{name.value})" if name is not None else ""

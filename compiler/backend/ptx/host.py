@@ -2,7 +2,7 @@
 order through ``runtime.cuda`` and evaluating everything else (scalars, buffer allocation,
 checks, control flow around kernels) on the host.
 
-Scalars follow the loop-level interpreter's representation (``compiler/ir/interpreter.py``:
+Scalars follow the loop-level interpreter's representation (``compiler/interpreter/``:
 Python ints holding signed values, NumPy floats); memrefs are ``runtime.cuda.DeviceArray`` s.
 Reading back a reduction or serial kernel's results synchronizes the stream; parallel
 kernels are queued without waiting.
@@ -16,7 +16,7 @@ from runtime.cuda.launcher import raise_status_error
 from runtime.cuda.memory import to_device
 
 from ... import types as T
-from ...ir.interpreter import Interpreter, storage_dtype
+from ...interpreter import Interpreter, storage_dtype
 from . import matmul as MM
 from . import reduce as R
 from . import rows as RW
@@ -112,7 +112,7 @@ class HostProgram:
                 if not cond:
                     return fwd
                 carried = self._block(op.regions[1].blocks[0], fwd, env)
-        return self._interp._op(op, env)
+        return self._interp.evaluate(op, env)
 
     def _param_values(self, k, env) -> list:
         out = []

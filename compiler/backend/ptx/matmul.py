@@ -25,7 +25,7 @@ from ... import types as T
 from ...dialects import np as npd
 from ...ir.attributes import UnitAttr
 from ...ir.constraints import Tensor
-from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel
+from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel, register_ops
 from ...lowering.index_expr import broadcast, broadcast_shape, materialize
 from ...lowering.lowerer import Lowerer, rule
 from ...lowering.matmul import multiply_add
@@ -49,6 +49,9 @@ class GpuMatmulOp(Op):
     @classmethod
     def infer(cls, operand_types, attributes):
         return npd.MatmulOp.infer(operand_types, attributes)
+
+
+register_ops("np", (GpuMatmulOp,))
 
 
 def prepare(module):

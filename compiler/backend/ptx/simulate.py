@@ -1,7 +1,7 @@
 """What each kernel computes, for the simulated CUDA driver (``runtime/cuda/simulator.py``).
 
 A kernel's semantics is the loop-level IR it was generated from, run by the loop-level
-interpreter (``compiler/ir/interpreter.py``) on the simulated device memory, thread by thread
+interpreter (``compiler/interpreter/``) on the simulated device memory, thread by thread
 with the thread-to-iteration mapping of the PTX the emitters write:
 
 - parameters are read as ``KernelEmitter`` declares them: a memref as ``(pointer, offset,
@@ -41,7 +41,8 @@ import numpy as np
 from runtime.cuda.sim_memory import Fault
 
 from ... import types as T
-from ...ir.interpreter import Buffer, Interpreter, UndefinedBehavior, _signed, storage_dtype
+from ...dialects import grafo
+from ...interpreter import Buffer, Interpreter, UndefinedBehavior, signed, storage_dtype
 from . import reduce as R
 from .matmul import TILE
 from .partition import MEMORY, free_values
@@ -53,26 +54,29 @@ class _ThreadExit(Exception):
     """The running thread failed a check and leaves the kernel."""
 
 
+def _thread_check(th, op, xs, env) -> list:
+    """``grafo.check`` in a kernel: a failure writes the status block (``fail``) and ends the
+    thread."""
+    ok, *params = xs
+    if not ok:
+        fail(th.status, th.check_ids[op], params)
+        raise _ThreadExit
+    return []
+
+
 class _Thread(Interpreter):
-    """The interpreter with ``grafo.check`` writing the status block (``fail``)."""
+    """The interpreter with ``grafo.check`` writing the status block."""
+
+    rules = {**Interpreter.rules, grafo.CheckOp: _thread_check}
 
     def __init__(self, module, status: np.ndarray, check_ids: dict):
         super().__init__(module)
         self.status = status
         self.check_ids = check_ids
 
-    def _op(self, op, env) -> list:
-        if op.name == "grafo.check":
-            ok, *params = (env[v] for v in op.operands)
-            if not ok:
-                fail(self.status, self.check_ids[op], params)
-                raise _ThreadExit
-            return []
-        return super()._op(op, env)
-
     def run(self, op, env) -> None:
         """Run ``op``, binding its results in ``env``."""
-        for r, v in zip(op.results, self._op(op, env), strict=True):
+        for r, v in zip(op.results, self.evaluate(op, env), strict=True):
             env[r] = v
 
 
@@ -108,8 +112,8 @@ def _to_interp(t: T.Type, x):
     """A value of storage dtype as the interpreter holds it."""
     if isinstance(t, T.FloatType):
         return storage_dtype(t).type(x)
-    return int(bool(x)) if t == T.i1 else _signed(int(x), 64 if isinstance(t, T.IndexType)
-                                                   else t.width)
+    return int(bool(x)) if t == T.i1 else signed(int(x), 64 if isinstance(t, T.IndexType)
+                                                  else t.width)
 
 
 def identity(combiner: str, t: T.Type):
@@ -119,9 +123,9 @@ def identity(combiner: str, t: T.Type):
         return storage_dtype(t).type({"addf": 0.0, "mulf": 1.0, "maximumf": -np.inf,
                                       "minimumf": np.inf}[kind])
     w = 1 if t == T.i1 else 64 if isinstance(t, T.IndexType) else t.width
-    return _signed({"addi": 0, "muli": 1, "ori": 0, "xori": 0, "andi": -1, "maxui": 0,
-                    "minui": -1, "maxsi": -(1 << (w - 1)), "minsi": (1 << (w - 1)) - 1}[kind],
-                   w)
+    return signed({"addi": 0, "muli": 1, "ori": 0, "xori": 0, "andi": -1, "maxui": 0,
+                   "minui": -1, "maxsi": -(1 << (w - 1)), "minsi": (1 << (w - 1)) - 1}[kind],
+                  w)
 
 
 def fold(combiner: str, t: T.Type, values: list, init):
@@ -220,7 +224,7 @@ class KernelSemantics:
             try:
                 for lin in range(gid, total, stride):
                     bind(lin)
-                    th._block(inner, [env[a] for a in inner.args], env)
+                    th.run_block(inner, [env[a] for a in inner.args], env)
             except _ThreadExit:
                 pass
 
@@ -235,7 +239,7 @@ class KernelSemantics:
                 accs[i] = identity(g.combiner, types[i])
         try:
             for j in range(first, count, stride):
-                accs = th._block(loop.body, [lb + j * step, *accs], env)
+                accs = th.run_block(loop.body, [lb + j * step, *accs], env)
         except _ThreadExit:
             return None
         with np.errstate(all="ignore"):
