@@ -61,7 +61,7 @@ for _cls in npd.NUMPY_OPS.values():
 def lower_power(lw: Lowerer, op):
     """``np.power``; a float array raised to a run-time scalar exponent takes ``sqrt`` when
     the exponent is 0.5, as NumPy's loop does for a scalar exponent (see ``power_half`` in
-    ``passes/canonicalize.py`` for a constant one)."""
+    ``dialects/canonicalization/np.py`` for a constant one)."""
     x, y = op.operands
     t = T.element_type(x.type)
     if not (isinstance(x.type, T.TensorType) and T.is_float(t) and not T.shape_of(y.type)):

@@ -20,7 +20,7 @@ def _key(op: Operation) -> tuple:
     operands = op.operands
     if op.has_trait(Commutative):
         operands = tuple(sorted(operands, key=id))
-    return (op.name, operands, tuple(sorted(op.attributes.items(), key=lambda kv: kv[0])),
+    return (type(op), operands, tuple(sorted(op.attributes.items(), key=lambda kv: kv[0])),
             tuple(r.type for r in op.results))
 
 

@@ -31,14 +31,14 @@ no pair qualifies, so chains of loops become one.
 
 from __future__ import annotations
 
-from ..dialects import memref, scf
+from ..dialects import arith, func, grafo, memref, scf
 from ..ir.attributes import IntegerAttr, UnitAttr
 from ..ir.core import Block, BlockArgument, Operation, OpResult
 from ..ir.opdef import Pure, Terminator
 from .manager import Pass
 
-_MEMORY = {"memref.load", "memref.store", "memref.alloc", "memref.dealloc", "memref.dim"}
-_STRUCTURE = {"scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition"}
+_MEMORY = frozenset({memref.LoadOp, memref.StoreOp, memref.AllocOp, memref.DeallocOp, memref.DimOp})
+_STRUCTURE = frozenset({scf.ForOp, scf.IfOp, scf.WhileOp, scf.YieldOp, scf.ConditionOp})
 
 
 class FuseLoops(Pass):
@@ -66,7 +66,7 @@ def _fuse_block(block: Block) -> None:
 
 def _candidate(op: Operation) -> bool:
     return (isinstance(op, scf.ForOp) and not op.results
-            and ("grafo.parallel" in op.attributes or "grafo.independent" in op.attributes)
+            and (scf.PARALLEL in op.attributes or scf.INDEPENDENT in op.attributes)
             and effects_allowed(op))
 
 
@@ -74,7 +74,7 @@ def _same(a, b) -> bool:
     if a is b:
         return True
     ca, cb = a.owner_op(), b.owner_op()
-    return (ca is not None and cb is not None and ca.name == cb.name == "arith.constant"
+    return (isinstance(ca, arith.ConstantOp) and isinstance(cb, arith.ConstantOp)
             and ca.attributes.get("value") == cb.attributes.get("value") and a.type == b.type)
 
 
@@ -85,7 +85,7 @@ def _between(block: Block, first: Operation, second: Operation):
     ops = list(block.ops)
     middle = ops[ops.index(first) + 1:ops.index(second)]
     for op in middle:
-        if op.regions or not (op.has_trait(Pure) or op.name == "memref.alloc"):
+        if op.regions or not (op.has_trait(Pure) or isinstance(op, memref.AllocOp)):
             return None
     return middle
 
@@ -94,8 +94,8 @@ def effects_allowed(loop: Operation) -> bool:
     for op in loop.walk():
         if op is loop:
             continue
-        if not (op.has_trait(Pure) or op.has_trait(Terminator) or op.name in _MEMORY
-                or op.name in _STRUCTURE):
+        if not (op.has_trait(Pure) or op.has_trait(Terminator) or type(op) in _MEMORY
+                or type(op) in _STRUCTURE):
             return False
     return True
 
@@ -128,9 +128,9 @@ def plain_buffer(buf) -> bool:
     alias others eagerly)."""
     if isinstance(buf, BlockArgument):
         parent = buf.block.parent_op()
-        return parent is not None and parent.name == "func.func"
+        return isinstance(parent, func.FuncOp)
     owner = buf.owner_op()
-    return owner is not None and owner.name in ("memref.alloc", "grafo.constant")
+    return isinstance(owner, (memref.AllocOp, grafo.ConstantOp))
 
 
 def _legal(first: Operation, second: Operation) -> bool:
@@ -159,13 +159,13 @@ def _fuse(block: Block, first: scf.ForOp, second: scf.ForOp, between: list) -> N
             continue
         op.detach()
         body.insert_before(yield_, op)
-    wa, wb = first.attributes.get("grafo.work"), second.attributes.get("grafo.work")
+    wa, wb = first.attributes.get(scf.WORK), second.attributes.get(scf.WORK)
     if wa is not None and wb is not None:
-        first.attributes["grafo.work"] = IntegerAttr(wa.value + wb.value)
+        first.attributes[scf.WORK] = IntegerAttr(wa.value + wb.value)
     else:
-        first.attributes.pop("grafo.work", None)
-    if "grafo.parallel" in second.attributes:   # the fused loop is as large as either
-        first.attributes["grafo.parallel"] = UnitAttr()
-    if "grafo.parallel" in first.attributes:
-        first.attributes.pop("grafo.independent", None)
+        first.attributes.pop(scf.WORK, None)
+    if scf.PARALLEL in second.attributes:   # the fused loop is as large as either
+        first.attributes[scf.PARALLEL] = UnitAttr()
+    if scf.PARALLEL in first.attributes:
+        first.attributes.pop(scf.INDEPENDENT, None)
     second.erase()

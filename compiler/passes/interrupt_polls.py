@@ -30,7 +30,7 @@ it on all of them (``backend/llvm/parallel.py``).
 
 from __future__ import annotations
 
-from ..dialects import scf
+from ..dialects import arith, scf
 from ..ir.attributes import IntegerAttr
 from ..ir.core import Operation, Value
 from ..ir.ranges import int_constant
@@ -38,7 +38,7 @@ from .manager import Pass
 
 POLL_WORK = 1 << 16
 LONG_ITERATION = 1 << 8
-SLT, SLE = 2, 3   # arith.cmpi predicates
+SLT, SLE = arith.CMPI["slt"], arith.CMPI["sle"]
 
 
 class InterruptPolls(Pass):
@@ -49,7 +49,7 @@ class InterruptPolls(Pass):
             if isinstance(op, (scf.ForOp, scf.WhileOp)) and _bounded_work(op) is None:
                 work = _body_work(op)
                 every = 1 if work is None or work >= LONG_ITERATION else POLL_WORK // work
-                op.attributes["grafo.poll"] = IntegerAttr(every)
+                op.attributes[scf.POLL] = IntegerAttr(every)
 
 
 def _trip_bound(loop: scf.ForOp) -> int | None:
@@ -78,12 +78,12 @@ def _span(lb: Value, ub: Value) -> int | None:
     op = ub.owner_op()
     if op is None:
         return None
-    if op.name == "arith.addi":
+    if isinstance(op, arith.AddIOp):
         for x, y in (op.operands, reversed(op.operands)):
             c, inner = int_constant(y), _span(lb, x)
             if c is not None and inner is not None:
                 return inner + c
-    if op.name == "arith.minsi" or _is_min(op):
+    if isinstance(op, arith.MinSIOp) or _is_min(op):
         spans = [s for s in (_span(lb, v) for v in op.operands[-2:]) if s is not None]
         return min(spans) if spans else None
     down = _rounded_down(ub)
@@ -96,10 +96,10 @@ def _span(lb: Value, ub: Value) -> int | None:
 def _rounded_down(v: Value) -> tuple | None:
     """``(x, c)`` when ``v = (x / c) * c`` (``arith.divsi``, ``arith.muli``) with ``c > 0``."""
     op = v.owner_op()
-    if op is None or op.name != "arith.muli":
+    if not isinstance(op, arith.MulIOp):
         return None
     div, c = op.operands[0].owner_op(), int_constant(op.operands[1])
-    if div is None or div.name != "arith.divsi" or c is None or c <= 0 \
+    if not isinstance(div, arith.DivSIOp) or c is None or c <= 0 \
             or int_constant(div.operands[1]) != c:
         return None
     return div.operands[0], c
@@ -107,10 +107,10 @@ def _rounded_down(v: Value) -> tuple | None:
 
 def _is_min(op: Operation) -> bool:
     """Whether ``op`` is ``select(cmpi slt/sle (x, y), x, y)``."""
-    if op.name != "arith.select":
+    if not isinstance(op, arith.SelectOp):
         return False
     cond = op.operands[0].owner_op()
-    return cond is not None and cond.name == "arith.cmpi" \
+    return type(cond) is arith.CmpIOp \
         and cond.attr("predicate") in (SLT, SLE) \
         and tuple(cond.operands) == tuple(op.operands[1:])
 

@@ -29,7 +29,7 @@ with ``prange``.
 from __future__ import annotations
 
 from .. import types as T
-from ..dialects import scf
+from ..dialects import arith, memref, scf
 from ..ir.attributes import UnitAttr
 from ..ir.core import Operation
 from ..ir.ranges import uncast
@@ -44,14 +44,14 @@ class ParallelizeLoops(Pass):
     def run(self, module: Operation) -> None:
         for op in list(module.walk()):
             if isinstance(op, scf.ForOp) and _independent(op):
-                op.attributes["grafo.parallel"] = UnitAttr()
+                op.attributes[scf.PARALLEL] = UnitAttr()
 
 
 def _static_work(loop: scf.ForOp) -> int | None:
     """Iterations of ``loop`` and of the loops nested in it when all are constant, else
     None."""
     bounds = [v.owner_op() for v in loop.operands[:3]]
-    if any(b is None or b.name != "arith.constant" for b in bounds):
+    if not all(isinstance(b, arith.ConstantOp) for b in bounds):
         return None
     lb, ub, step = (b.attr("value") for b in bounds)
     inner = 0
@@ -65,22 +65,22 @@ def _static_work(loop: scf.ForOp) -> int | None:
 
 
 def _independent(loop: scf.ForOp) -> bool:
-    if loop.results or "grafo.parallel" in loop.attributes \
+    if loop.results or scf.PARALLEL in loop.attributes \
             or isinstance(loop.induction_var.type, T.IndexType):   # lowering's own loop
         return False
     step = loop.operands[2].owner_op()
-    if step is None or step.name != "arith.constant" or step.attr("value") <= 0:
+    if not isinstance(step, arith.ConstantOp) or step.attr("value") <= 0:
         return False
     work = _static_work(loop)
     if work is not None and work < PARALLEL_MIN_ELEMENTS:
         return False   # would stay serial at run time: no outlined copy to compile
     outer = loop.parent_op()
     while outer is not None:
-        if "grafo.parallel" in outer.attributes:
+        if scf.PARALLEL in outer.attributes:
             return False
         outer = outer.parent_op()
     if not effects_allowed(loop) or any(
-            op.name == "memref.dealloc" and not defined_inside(loop, op.operands[0])
+            isinstance(op, memref.DeallocOp) and not defined_inside(loop, op.operands[0])
             for op in loop.walk()):
         return False
     iv = loop.induction_var
