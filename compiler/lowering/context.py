@@ -10,17 +10,16 @@ writes looks the same everywhere.
 from __future__ import annotations
 
 from .. import types as T
-from ..dialects import arith, func, memref, scf
+from ..dialects import arith, func, grafo, memref, scf
 from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, UnitAttr
 from ..ir.builder import Builder
 from ..ir.core import Block, OpResult, Value
-from ..ir.opdef import OPS
+from ..ir.opdef import Op
 
 Dim = int | Value
 
 # A loop nest whose element count may reach this is marked grafo.parallel (when independent).
 PARALLEL_MIN_ELEMENTS = 1 << 15
-MAX_CHECK_PARAMS = 4  # grafo.check message parameters that the calling ABI carries
 
 
 class Emitter:
@@ -39,15 +38,14 @@ class Emitter:
         self._unit_free: set = set()  # flags known false where code is being emitted
 
     # generic ops -----------------------------------------------------------------------------
-    def op(self, name: str, *operands: Value, type: T.Type | None = None, **attrs) -> Value:
-        """Create ``name`` (e.g. "arith.addf") on ``operands``; its single result."""
-        cls = OPS[name]
+    def op(self, cls: type[Op], *operands: Value, type: T.Type | None = None, **attrs) -> Value:
+        """Create a ``cls`` op (e.g. ``arith.AddFOp``) on ``operands``; its single result."""
         types = None if type is None else [type]
         return self.b.create(cls, list(operands), attrs or None, types).result
 
-    def effect(self, name: str, *operands: Value, **attrs) -> None:
-        """Create an op without results (memref.store, memref.dealloc, grafo.check)."""
-        self.b.create(OPS[name], list(operands), attrs or None, [])
+    def effect(self, cls: type[Op], *operands: Value, **attrs) -> None:
+        """Create an op without results (``memref.StoreOp``, ``memref.DeallocOp``, ...)."""
+        self.b.create(cls, list(operands), attrs or None, [])
 
     def const(self, value, t: T.Type) -> Value:
         """A hoisted ``arith.constant`` of the loop-level type ``t``."""
@@ -66,23 +64,23 @@ class Emitter:
         """A hoisted read-only buffer (``grafo.constant``) holding the DenseAttr ``attr``."""
         v = self._consts.get(attr)
         if v is None:
-            op = OPS["grafo.constant"].build([], {"value": attr}, [t], loc=self.fn.loc)
+            op = grafo.ConstantOp.build([], {"value": attr}, [t], loc=self.fn.loc)
             self.entry.insert(self._const_pos, op)
             self._const_pos += 1
             v = self._consts[attr] = op.result
         return v
 
     def cmpi(self, pred: str, a: Value, b: Value) -> Value:
-        return self.op("arith.cmpi", a, b, predicate=IntegerAttr(arith.CMPI[pred]))
+        return self.op(arith.CmpIOp, a, b, predicate=IntegerAttr(arith.CMPI[pred]))
 
     def cmpf(self, pred: str, a: Value, b: Value) -> Value:
-        return self.op("arith.cmpf", a, b, predicate=IntegerAttr(arith.CMPF[pred]))
+        return self.op(arith.CmpFOp, a, b, predicate=IntegerAttr(arith.CMPF[pred]))
 
     def select(self, c: Value, a: Value, b: Value) -> Value:
-        return self.op("arith.select", c, a, b)
+        return self.op(arith.SelectOp, c, a, b)
 
-    def cast(self, name: str, v: Value, t: T.Type) -> Value:
-        return v if v.type == t else self.op(name, v, type=t)
+    def cast(self, cls: type[Op], v: Value, t: T.Type) -> Value:
+        return v if v.type == t else self.op(cls, v, type=t)
 
     def broadcast_index(self, one: Value, i: Dim) -> Dim:
         """The index into a dim that broadcasts when the run-time ``i1`` flag ``one`` holds
@@ -107,14 +105,14 @@ class Emitter:
         if d.type == T.index:
             return d
         src = d.owner_op()
-        if src is not None and src.name == "arith.index_cast" and src.operands[0].type == T.index:
+        if isinstance(src, arith.IndexCastOp) and src.operands[0].type == T.index:
             return src.operands[0]  # i64 made from an index: use the index itself
-        return self.op("arith.index_cast", d, type=T.index)
+        return self.op(arith.IndexCastOp, d, type=T.index)
 
     def to_i64(self, d: Dim) -> Value:
         if isinstance(d, int):
             return self.const(d, T.i64)
-        return d if d.type == T.i64 else self.op("arith.index_cast", d, type=T.i64)
+        return d if d.type == T.i64 else self.op(arith.IndexCastOp, d, type=T.i64)
 
     def add(self, a: Dim, b: Dim) -> Dim:
         if isinstance(a, int) and isinstance(b, int):
@@ -123,14 +121,14 @@ class Emitter:
             return a
         if isinstance(a, int) and a == 0:
             return b
-        return self.op("arith.addi", self.index(a), self.index(b))
+        return self.op(arith.AddIOp, self.index(a), self.index(b))
 
     def sub(self, a: Dim, b: Dim) -> Dim:
         if isinstance(a, int) and isinstance(b, int):
             return a - b
         if isinstance(b, int) and b == 0:
             return a
-        return self.op("arith.subi", self.index(a), self.index(b))
+        return self.op(arith.SubIOp, self.index(a), self.index(b))
 
     def mul(self, a: Dim, b: Dim) -> Dim:
         if isinstance(a, int) and isinstance(b, int):
@@ -141,7 +139,7 @@ class Emitter:
             return b
         if (isinstance(a, int) and a == 0) or (isinstance(b, int) and b == 0):
             return 0
-        return self.op("arith.muli", self.index(a), self.index(b))
+        return self.op(arith.MulIOp, self.index(a), self.index(b))
 
     def floordiv(self, a: Dim, b: Dim) -> Dim:
         """``a // b`` for ``a >= 0`` and ``b > 0`` (sizes and counters)."""
@@ -149,7 +147,7 @@ class Emitter:
             return a // b
         if (isinstance(b, int) and b == 1) or (isinstance(a, int) and a == 0):
             return a
-        return self.op("arith.divsi", self.index(a), self.index(b))
+        return self.op(arith.DivSIOp, self.index(a), self.index(b))
 
     def mod(self, a: Dim, b: Dim) -> Dim:
         """``a % b`` for ``a >= 0`` and ``b > 0``."""
@@ -157,7 +155,7 @@ class Emitter:
             return a % b
         if (isinstance(b, int) and b == 1) or (isinstance(a, int) and a == 0):
             return 0
-        return self.op("arith.remsi", self.index(a), self.index(b))
+        return self.op(arith.RemSIOp, self.index(a), self.index(b))
 
     def cmp(self, pred: str, a: Dim, b: Dim) -> bool | Value:
         """Signed comparison ("eq", "ne", "slt", ...) of dims: a Python bool when folded."""
@@ -181,14 +179,14 @@ class Emitter:
             return b if a else False
         if isinstance(b, bool):
             return a if b else False
-        return self.op("arith.andi", a, b)
+        return self.op(arith.AndIOp, a, b)
 
     def either(self, a: bool | Value, b: bool | Value) -> bool | Value:
         if isinstance(a, bool):
             return True if a else b
         if isinstance(b, bool):
             return True if b else a
-        return self.op("arith.ori", a, b)
+        return self.op(arith.OrIOp, a, b)
 
     def abs(self, d: Dim) -> Dim:
         """``|d|`` of a dim (a stride's magnitude)."""
@@ -212,11 +210,11 @@ class Emitter:
         dims or integer values (passed as i64)."""
         if ok is True:
             return
-        for k in range(MAX_CHECK_PARAMS, len(params)):  # the status block holds only four
+        for k in range(grafo.MAX_CHECK_PARAMS, len(params)):  # more do not fit the status block
             message = message.replace("{%d}" % k, "?")
-        params = params[:MAX_CHECK_PARAMS]
+        params = params[:grafo.MAX_CHECK_PARAMS]
         cond = self.false() if ok is False else ok
-        self.effect("grafo.check", cond, *[self.to_i64(p) for p in params],
+        self.effect(grafo.CheckOp, cond, *[self.to_i64(p) for p in params],
                     kind=StringAttr(kind), message=StringAttr(message))
 
     def alloc(self, shape, element: T.Type, mtype: T.MemRefType | None = None) -> Value:
@@ -229,15 +227,15 @@ class Emitter:
         return self.b.create(memref.AllocOp, sizes, None, [mtype]).result
 
     def load(self, buf: Value, idx) -> Value:
-        return self.op("memref.load", buf, *[self.index(i) for i in idx])
+        return self.op(memref.LoadOp, buf, *[self.index(i) for i in idx])
 
     def store(self, v: Value, buf: Value, idx) -> None:
-        self.effect("memref.store", v, buf, *[self.index(i) for i in idx])
+        self.effect(memref.StoreOp, v, buf, *[self.index(i) for i in idx])
 
     def dim_of(self, buf: Value, k: int) -> Dim:
         """The size of dim ``k`` of a memref: static from its type, else ``memref.dim``."""
         d = buf.type.shape[k]
-        return d if d is not None else self.op("memref.dim", buf, self.index(k))
+        return d if d is not None else self.op(memref.DimOp, buf, self.index(k))
 
     # loops -----------------------------------------------------------------------------------
     def loop(self, ub: Dim, body, inits=(), lb: Dim = 0, step: Dim = 1, parallel=False,
@@ -260,11 +258,11 @@ class Emitter:
         def emit():
             op = self._for(ub, body, inits, lb, step, parallel, work)
             if lanes:
-                op.attributes["grafo.lanes"] = IntegerAttr(lanes)
+                op.attributes[scf.LANES] = IntegerAttr(lanes)
             if not unroll:
-                op.attributes["grafo.no_unroll"] = UnitAttr()
+                op.attributes[scf.NO_UNROLL] = UnitAttr()
             if outlined and parallel:
-                op.attributes["grafo.serial_outlined"] = UnitAttr()
+                op.attributes[scf.SERIAL_OUTLINED] = UnitAttr()
             return op
 
         op = emit()
@@ -279,11 +277,11 @@ class Emitter:
         ``passes/fuse_loops.py`` fuse the loop)."""
         op = scf.ForOp.create(self.index(lb), self.index(ub), self.index(step), list(inits))
         if parallel:
-            op.attributes["grafo.parallel"] = UnitAttr()
+            op.attributes[scf.PARALLEL] = UnitAttr()
             if work is not None:
-                op.attributes["grafo.work"] = IntegerAttr(work)
+                op.attributes[scf.WORK] = IntegerAttr(work)
         elif independent:
-            op.attributes["grafo.independent"] = UnitAttr()
+            op.attributes[scf.INDEPENDENT] = UnitAttr()
         self.b.insert(op)
         with self.b.at_end(op.body):
             nxt = body(op.induction_var, *op.body.args[1:])

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from .. import types as T
+from ..dialects import arith, memref
 from ..dialects import np_data as nd
 from . import scalar as S
 from .context import Emitter
@@ -80,8 +81,8 @@ def lower_scan(lw: Lowerer, op):
 def _before(em: Emitter, t: T.Type, a, b):
     """Whether ``a`` sorts strictly before ``b``: NumPy's order with NaN last."""
     if T.is_float(t):
-        return em.op("arith.ori", em.cmpf("olt", a, b),
-                     em.op("arith.andi", em.cmpf("uno", b, b), em.cmpf("ord", a, a)))
+        return em.op(arith.OrIOp, em.cmpf("olt", a, b),
+                     em.op(arith.AndIOp, em.cmpf("uno", b, b), em.cmpf("ord", a, a)))
     return em.cmpi("ult" if T.is_unsigned(t) or T.is_bool(t) else "slt", a, b)
 
 
@@ -118,7 +119,7 @@ def lower_sort(lw: Lowerer, op):
         em.loop(n, insert, lb=1)
     em.nest(outer, line, parallel=True)
     if arg:
-        em.effect("memref.dealloc", keys)
+        em.effect(memref.DeallocOp, keys)
         return [lw.own(op.result, pos, T.i64, shape)]
     return [lw.own(op.result, keys, t, shape)]
 
@@ -138,7 +139,7 @@ def checked_index_array(em: Emitter, idx: Expr, n, axis_name: int):
         j = wrap(raw)
         good = em.both(em.cmp("sge", j, 0), em.cmp("slt", j, n))
         wide = S.astype(em, it, T.i64, raw)
-        return [em.op("arith.andi", ok, good), em.select(ok, em.select(good, bad, wide), bad)]
+        return [em.op(arith.AndIOp, ok, good), em.select(ok, em.select(good, bad, wide), bad)]
     ok, bad = em.nest(idx.shape, check, [em.true(), em.const(0, T.i64)])
     em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}"
              % axis_name, [bad, n])
@@ -170,7 +171,7 @@ def checked_mask_count(em, shape, mask: Expr):
                  "{0} but size of corresponding boolean axis is {1}" % a,
                  [shape[a], mask.shape[a]])
     (count,) = em.nest(mask.shape, lambda midx, c: [
-        em.select(mask.load(midx), em.op("arith.addi", c, em.const(1, T.index)), c)],
+        em.select(mask.load(midx), em.op(arith.AddIOp, c, em.const(1, T.index)), c)],
         [em.const(0, T.index)])
     return count
 
@@ -187,7 +188,7 @@ def lower_mask_select(lw: Lowerer, op):
     def fill(midx, p):
         def take():
             em.nest(rest, lambda ridx: em.store(x.load(midx + ridx), buf, (p,) + ridx))
-            return [em.op("arith.addi", p, em.const(1, T.index))]
+            return [em.op(arith.AddIOp, p, em.const(1, T.index))]
         return em.if_(mask.load(midx), take, lambda: [p], [T.index])
     em.nest(mask.shape, fill, [em.const(0, T.index)])
     return [lw.own(op.result, buf, x.element, (count,) + rest)]

@@ -24,5 +24,5 @@ def lower_print(lw: Lowerer, op):
             values.append(e.buffer)
         else:
             values.append(lw.scalar(v))
-    lw.em.effect("grafo.print", *values, **op.attributes)
+    lw.em.effect(PrintOp, *values, **op.attributes)
     return []

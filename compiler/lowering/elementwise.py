@@ -41,8 +41,8 @@ def _common_layout(em, ins, rank: int):
     return first if same else None
 
 
-def _elementwise_rule(kind: str):
-    fn, cost = S.SCALAR[kind], S.COST.get(kind, 1)
+def _elementwise_rule(cls: type[npd.ElementwiseOp]):
+    fn, cost = S.SCALAR[cls], S.COST.get(cls, 1)
 
     def lower(lw: Lowerer, op):
         t = T.element_type(op.operands[0].type)
@@ -54,7 +54,7 @@ def _elementwise_rule(kind: str):
 
 for _cls in npd.NUMPY_OPS.values():
     if issubclass(_cls, npd.ElementwiseOp):
-        rule(_cls)(_elementwise_rule(_cls.name[len("np."):]))
+        rule(_cls)(_elementwise_rule(_cls))
 
 
 @rule(npd.PowerOp)
@@ -65,13 +65,13 @@ def lower_power(lw: Lowerer, op):
     x, y = op.operands
     t = T.element_type(x.type)
     if not (isinstance(x.type, T.TensorType) and T.is_float(t) and not T.shape_of(y.type)):
-        return _elementwise_rule("power")(lw, op)
+        return _elementwise_rule(npd.PowerOp)(lw, op)
     em = lw.em
 
     def power(a, b):
         half = em.cmpf("oeq", b, em.const(0.5, T.lowered(t)))
-        return em.select(half, S.SCALAR["sqrt"](em, t, a), S.power(em, t, a, b))
-    return [fused_map(lw, op, power, S.COST["power"])]
+        return em.select(half, S.SCALAR[npd.SqrtOp](em, t, a), S.power(em, t, a, b))
+    return [fused_map(lw, op, power, S.COST[npd.PowerOp])]
 
 
 @rule(npd.WhereOp)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import types as T
+from ..dialects import grafo
 from ..ir.core import Value
 from .context import Dim, Emitter
 
@@ -49,7 +50,7 @@ def of_buffer(em: Emitter, buf: Value, element: T.Type) -> Expr:
     strides of a strided memref from ``grafo.stride`` (row-major ones otherwise)."""
     shape = tuple(em.dim_of(buf, k) for k in range(buf.type.rank))
     if buf.type.strided:
-        strides = tuple(em.op("grafo.stride", buf, em.index(k)) for k in range(buf.type.rank))
+        strides = tuple(em.op(grafo.StrideOp, buf, em.index(k)) for k in range(buf.type.rank))
     else:
         strides = _row_major_strides(em, shape)
     return Expr(shape, element, lambda idx: em.load(buf, idx), 1, buf, strides)

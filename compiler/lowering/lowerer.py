@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import types as T
+from ..dialects import func, memref, scf
 from ..dialects import np as npd
 from ..errors import unsupported
 from ..ir.core import BlockArgument, Operation, Value
@@ -29,6 +30,8 @@ from .context import Emitter
 from .index_expr import COSTLY, Expr, materialize, of_buffer, of_scalar
 
 RULES: dict = {}
+# The terminators that ``lower_ops`` hands back to the region's lowering.
+_TERMINATORS = (scf.YieldOp, scf.ConditionOp, func.ReturnOp)
 # Functions ``fn(lowerer, result, expr) -> buffer | None`` that materialize ``expr`` (the value
 # of ``result``) while computing one of its consumers in the same loop nest.
 MATERIALIZERS: list = []
@@ -103,7 +106,7 @@ class Lowerer:
         scales ``e`` in place. None otherwise."""
         op = result.op
         if not (op.has_trait(Elementwise) and result.uses
-                and all(u.owner.name == "func.return" for u in result.uses)):
+                and all(isinstance(u.owner, func.ReturnOp) for u in result.uses)):
             return None
         scope = self.scopes[-1]
         for v in op.operands:
@@ -176,19 +179,18 @@ class Lowerer:
     def pop_scope(self) -> None:
         """Free the buffers of the current scope (emitted before the region's terminator)."""
         for buf in self.scopes.pop().owned:
-            self.em.effect("memref.dealloc", buf)
+            self.em.effect(memref.DeallocOp, buf)
 
     def lower_ops(self, block) -> Operation | None:
         """Lower every op of ``block`` but its terminator, which is returned."""
         for op in block.ops:
-            if op is block.terminator and op.name in ("scf.yield", "scf.condition",
-                                                      "func.return"):
+            if op is block.terminator and isinstance(op, _TERMINATORS):
                 return op
             if op.has_trait(Pure) and op.results and not any(r.uses for r in op.results):
                 continue  # non-strict: an unused value (and its run-time checks) is dropped
             lower = RULES.get(type(op))
             if lower is None:
-                hint = "inline callees first" if op.name == "func.call" else \
+                hint = "inline callees first" if isinstance(op, func.CallOp) else \
                     "tensor-level IR holds func, scf, np and grafo ops"
                 raise unsupported(f"no lowering for '{op.name}'", op.loc, hint)
             with self.em.b.at_loc(op.loc):
@@ -231,7 +233,7 @@ def _inside_loop_below(user: Operation, v: Value) -> bool:
         op = block.parent_op()
         if op is None:
             return False
-        if op.name in ("scf.for", "scf.while"):
+        if isinstance(op, (scf.ForOp, scf.WhileOp)):
             return True
         block = op.parent
     return False
@@ -239,7 +241,7 @@ def _inside_loop_below(user: Operation, v: Value) -> bool:
 
 def _broadcasts(user: Operation, e: Expr) -> bool:
     """Whether ``user`` reads each element of ``e`` for several of its own elements."""
-    if not (user.has_trait(Elementwise) or user.name == "np.broadcast_to") or not user.results:
+    if not (user.has_trait(Elementwise) or isinstance(user, npd.BroadcastToOp)) or not user.results:
         return False
     out = T.shape_of(user.results[0].type)
     if len(out) > e.rank:

@@ -41,6 +41,7 @@ integers with wrapping mul + add.
 from __future__ import annotations
 
 from .. import types as T
+from ..dialects import math, memref
 from ..dialects import np as npd
 from . import scalar as S
 from .index_expr import Expr, broadcast, broadcast_shape, materialize
@@ -114,7 +115,7 @@ def lower_matmul(lw: Lowerer, op):
                      lambda outer, k, j: a_at(outer[:nb] + (j,), k), a.strides[:-3:-1])
             em.nest(out_shape, lambda idx: em.store(
                 em.load(row, idx[:nb] + (0,) + idx[nb:]), buf, idx))
-            em.effect("memref.dealloc", row)
+            em.effect(memref.DeallocOp, row)
         across = False if a.strides is None else em.cmp(
             "slt", em.abs(a.strides[-2]), em.abs(a.strides[-1]))
         _choose(em, across, across_memory,
@@ -167,7 +168,7 @@ def multiply_add(em, t: T.Type):
     floats (one rounding per k step, the order every matmul kernel keeps), NumPy's wrapping
     integer arithmetic otherwise."""
     if T.is_float(t):
-        return lambda acc, x, y: em.op("math.fma", x, y, acc)
+        return lambda acc, x, y: em.op(math.FmaOp, x, y, acc)
     return lambda acc, x, y: S.add(em, t, acc, S.multiply(em, t, x, y))
 
 
@@ -286,7 +287,7 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
             _blocks(em, n_pad, NC, col_block)
         else:
             em.loop(end, col_block, lb=jp, step=NC)
-        em.effect("memref.dealloc", packed)
+        em.effect(memref.DeallocOp, packed)
 
     def matrix(bidx):
         def fill():   # a depth of 0: no k-block writes the tiles
@@ -309,7 +310,7 @@ def _blocked(em, lw: Lowerer, t: T.Type, buf, nb: int, batch: tuple, rows, cols,
                 parallel=True)
     if padded:
         narrow()
-        em.effect("memref.dealloc", wide)
+        em.effect(memref.DeallocOp, wide)
 
 
 def _matvec(em, t: T.Type, buf, batch: tuple, rows, depth, a_at, b_at) -> None:

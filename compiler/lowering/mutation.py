@@ -19,6 +19,7 @@ value held in the argument's own buffer is then no copy.
 from __future__ import annotations
 
 from .. import types as T
+from ..dialects import arith
 from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..dialects.grafo import CheckOp
@@ -173,7 +174,7 @@ def lower_mask_assign(lw: Lowerer, op):
     def fill(midx, p):
         def put():
             em.nest(rest, lambda ridx: em.store(v.load((p,) + ridx), buf, midx + ridx))
-            return [em.op("arith.addi", p, em.const(1, T.index))]
+            return [em.op(arith.AddIOp, p, em.const(1, T.index))]
         return em.if_(mask.load(midx), put, lambda: [p], [T.index])
     em.nest(mask.shape, fill, [em.const(0, T.index)])
     return [out]

@@ -35,6 +35,7 @@ import functools
 import math
 
 from .. import types as T
+from ..dialects import arith, memref
 from ..dialects import np as npd
 from ..ir.attributes import UnitAttr
 from ..ir.core import Value
@@ -46,10 +47,6 @@ from .lowerer import Lowerer, materializer, rule
 BLOCK = 128
 LANES = 8
 CHUNK = 1 << 16   # elements per partial result of a large full reduction
-# On a reduction's float max/min: the sign of a zero result does not matter to the loop (the
-# backend adds LLVM's ``nsz``, which makes the vector max one instruction); ``_zero_sign``
-# restores it.
-NSZ = "grafo.nsz"
 
 
 def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
@@ -62,8 +59,8 @@ def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
     if kind == "prod":
         return (lambda a, x: S.multiply(em, t, a, x)), em.const(1, lt)
     if kind in ("any", "all"):
-        op = "arith.ori" if kind == "any" else "arith.andi"
-        return (lambda a, x: em.op(op, a, x)), em.const(int(kind == "all"), T.i1)
+        cls = arith.OrIOp if kind == "any" else arith.AndIOp
+        return (lambda a, x: em.op(cls, a, x)), em.const(int(kind == "all"), T.i1)
     big = kind == "max"
     if T.is_float(t):
         ident = -math.inf if big else math.inf
@@ -74,9 +71,11 @@ def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
     else:
         ident = -(1 << (width - 1)) if big else (1 << (width - 1)) - 1
     if T.is_float(t):  # IEEE maximum/minimum: NaN propagates, a zero max is +0.0
-        name = "arith.maximumf" if big else "arith.minimumf"
-        attrs = {NSZ: UnitAttr()} if nsz else {}
-        return (lambda a, x: em.op(name, a, x, **attrs)), em.const(ident, lt)
+        cls = arith.MaximumFOp if big else arith.MinimumFOp
+        # the sign of a zero result does not matter to the loop (the backend adds LLVM's
+        # ``nsz``, which makes the vector max one instruction); ``_zero_sign`` restores it
+        attrs = {arith.NSZ: UnitAttr()} if nsz else {}
+        return (lambda a, x: em.op(cls, a, x, **attrs)), em.const(ident, lt)
     fn = S.maximum if big else S.minimum
     return (lambda a, x: fn(em, t, a, x)), em.const(ident, lt)
 
@@ -96,9 +95,9 @@ def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp):
         while len(lanes) > 1:
             lanes = [add(lanes[i], lanes[i + 1]) for i in range(0, len(lanes), 2)]
         (s,) = em.loop(size, lambda j, s: [add(s, load1(em.add(b0, j)))], lanes, lb=full)
-        y = em.op("arith.subf", s, comp)
+        y = em.op(arith.SubFOp, s, comp)
         nxt = add(total, y)
-        c = em.op("arith.subf", em.op("arith.subf", nxt, total), y)
+        c = em.op(arith.SubFOp, em.op(arith.SubFOp, nxt, total), y)
         return [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]  # inf/NaN: no correction
 
     return em.loop(n, block, [total, comp], step=BLOCK, version=True)
@@ -112,7 +111,7 @@ def _reduce_point(em, kind, t, x_el, red_shape, load_at):
         zero = em.const(0.0, T.lowered(t))
         total, comp = em.nest(outer, lambda oidx, tot, c: _kahan_blocks(
             em, t, n, lambda j: load_at(oidx + (j,)), tot, c), [zero, zero])
-        return em.op("arith.subf", total, comp)  # comp is the excess the last add kept
+        return em.op(arith.SubFOp, total, comp)  # comp is the excess the last add kept
     combine, ident = monoid(em, kind, t, nsz=True)
     (acc,) = em.nest(red_shape, lambda idx, acc: [combine(acc, pre(load_at(idx)))], [ident],
                      version=True)
@@ -123,16 +122,16 @@ def _reduce_point(em, kind, t, x_el, red_shape, load_at):
 
 def _zero_sign(em, kind, t, acc, red_shape, load_at):
     """A zero max is +0.0 if the input holds a +0.0 (else -0.0), a zero min -0.0 if it holds
-    a -0.0 (IEEE maximum/minimum). The loop above ignores zeros' signs (``NSZ``, which lets
-    LLVM use the plain vector max), so a zero result rescans the input for that zero."""
+    a -0.0 (IEEE maximum/minimum). The loop above ignores zeros' signs (``arith.NSZ``, which
+    lets LLVM use the plain vector max), so a zero result rescans the input for that zero."""
     lt = T.lowered(t)
     bits_t = T.IntegerType(lt.width)
     wanted = em.const(0 if kind == "max" else -(1 << (lt.width - 1)), bits_t)
 
     def rescan():
         def seen(idx, found):
-            bits = em.op("arith.bitcast", load_at(idx), type=bits_t)
-            return [em.op("arith.ori", found, em.cmpi("eq", bits, wanted))]
+            bits = em.op(arith.BitcastOp, load_at(idx), type=bits_t)
+            return [em.op(arith.OrIOp, found, em.cmpi("eq", bits, wanted))]
         (found,) = em.nest(red_shape, seen, [em.false()])
         signed = em.const(0.0 if kind == "max" else -0.0, lt)
         other = em.const(-0.0 if kind == "max" else 0.0, lt)
@@ -176,7 +175,7 @@ def _reduce_chunks(em, kind, t, x_el, red_shape, load_at):
         em.store(v, partials, (c,))
     em.loop(chunks, chunk, parallel=True, work=CHUNK)
     v = _reduce_point(em, kind, t, t, (chunks,), lambda r: em.load(partials, r))
-    em.effect("memref.dealloc", partials)
+    em.effect(memref.DeallocOp, partials)
     return v
 
 
@@ -351,8 +350,8 @@ def lower_argreduce(lw: Lowerer, op):
     def better(v, best):
         if k == "f" and not skip_nan:  # NaN wins, as in np.argmax
             wins = em.cmpf(strict[k], v, best)
-            first_nan = em.op("arith.andi", em.cmpf("uno", v, v), em.cmpf("ord", best, best))
-            return em.op("arith.ori", wins, first_nan)
+            first_nan = em.op(arith.AndIOp, em.cmpf("uno", v, v), em.cmpf("ord", best, best))
+            return em.op(arith.OrIOp, wins, first_nan)
         return em.cmpf(strict[k], v, best) if k == "f" else em.cmpi(strict[k], v, best)
 
     # np.nanargmax/nanargmin read NaN as -inf/+inf (NumPy's _replace_nan) and raise only for
@@ -385,7 +384,7 @@ def lower_argreduce(lw: Lowerer, op):
                 linear = em.add(em.mul(linear, d), i)
             take = better(v, best)
             out = [em.select(take, v, best), em.select(take, em.to_i64(linear), pos)]
-            return out + [em.op("arith.ori", seen[0], em.cmpf("ord", raw, raw))] if seen else out
+            return out + [em.op(arith.OrIOp, seen[0], em.cmpf("ord", raw, raw))] if seen else out
 
         first = read(x.load(src((0,) * len(axes))))
         inits = [first, em.const(0, T.i64)] + ([em.const(0, T.i1)] if fill is not None else [])

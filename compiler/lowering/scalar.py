@@ -1,7 +1,7 @@
 """Scalar semantics of every np elementwise op, per dtype, as arith/math ops.
 
-``SCALAR[kind](em, t, *xs)`` emits the element function of ``np.<kind>`` for operands of the
-tensor-level element type ``t`` (the result is of ``t``, or ``i1`` for comparisons and
+``SCALAR[cls](em, t, *xs)`` emits the element function of the np op class ``cls`` for operands
+of the tensor-level element type ``t`` (the result is of ``t``, or ``i1`` for comparisons and
 predicates). The same functions lower scalar ops and the bodies of fused loops.
 
 Semantics source: NumPy 2's ufunc loops (``npy_divmod``, ``npy_lshift``, ``logaddexp`` ...);
@@ -19,7 +19,8 @@ from __future__ import annotations
 import math as _math
 
 from .. import types as T
-from ..dialects import scf
+from ..dialects import arith, grafo, math, scf
+from ..dialects import np as npd
 from ..errors import PY_INT_OVERFLOW
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
@@ -27,12 +28,17 @@ from ..ir.ranges import value_range
 from .context import Emitter
 
 # np unary float op -> math op
-MATH_UNARY = {"exp": "exp", "exp2": "exp2", "expm1": "expm1", "log": "log", "log2": "log2",
-              "log10": "log10", "log1p": "log1p", "sqrt": "sqrt", "cbrt": "cbrt",
-              "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos",
-              "arctan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
-              "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "floor": "floor",
-              "ceil": "ceil", "trunc": "trunc", "rint": "roundeven"}
+MATH_UNARY = {
+    npd.ExpOp: math.ExpOp, npd.Exp2Op: math.Exp2Op, npd.Expm1Op: math.ExpM1Op,
+    npd.LogOp: math.LogOp, npd.Log2Op: math.Log2Op, npd.Log10Op: math.Log10Op,
+    npd.Log1POp: math.Log1pOp, npd.SqrtOp: math.SqrtOp, npd.CbrtOp: math.CbrtOp,
+    npd.SinOp: math.SinOp, npd.CosOp: math.CosOp, npd.TanOp: math.TanOp,
+    npd.ArcsinOp: math.AsinOp, npd.ArccosOp: math.AcosOp, npd.ArctanOp: math.AtanOp,
+    npd.SinhOp: math.SinhOp, npd.CoshOp: math.CoshOp, npd.TanhOp: math.TanhOp,
+    npd.ArcsinhOp: math.AsinhOp, npd.ArccoshOp: math.AcoshOp, npd.ArctanhOp: math.AtanhOp,
+    npd.FloorOp: math.FloorOp, npd.CeilOp: math.CeilOp, npd.TruncOp: math.TruncOp,
+    npd.RintOp: math.RoundEvenOp,
+}
 
 
 def _k(t: T.Type) -> str:
@@ -61,14 +67,6 @@ def truthy(em: Emitter, t: T.Type, x: Value) -> Value:
     return em.cmpi("ne", x, _c(em, 0, t))
 
 
-def _a(em, name, *xs):
-    return em.op("arith." + name, *xs)
-
-
-def _m(em, name, *xs):
-    return em.op("math." + name, *xs)
-
-
 def _zero_division(em, ok, message):
     em.check(ok, "ZeroDivisionError", message)
 
@@ -77,7 +75,7 @@ def _zero_division(em, ok, message):
 
 def _py_int_overflow(em, overflow, what, params):
     """OverflowError unless the ``!py.int`` result is exact (``overflow`` is false)."""
-    em.check(_a(em, "xori", overflow, em.true()), "OverflowError",
+    em.check(em.op(arith.XOrIOp, overflow, em.true()), "OverflowError",
              PY_INT_OVERFLOW + what + " does not fit in 64 bits", params)
 
 
@@ -90,31 +88,34 @@ def _mul_overflows(em, a, b, r):
     ``divsi`` never traps), or ``-1 * INT_MIN``."""
     t = T.py_int
     zero, minus_one = _c(em, 0, t), _c(em, -1, t)
-    wrong = em.cmpi("ne", _a(em, "divsi", r, em.select(em.cmpi("eq", a, zero), minus_one, a)), b)
-    edge = _a(em, "andi", em.cmpi("eq", a, minus_one), em.cmpi("eq", b, _c(em, -2 ** 63, t)))
-    return _a(em, "andi", em.cmpi("ne", a, zero), _a(em, "ori", wrong, edge))
+    quotient = em.op(arith.DivSIOp, r, em.select(em.cmpi("eq", a, zero), minus_one, a))
+    wrong = em.cmpi("ne", quotient, b)
+    edge = em.op(arith.AndIOp, em.cmpi("eq", a, minus_one), em.cmpi("eq", b, _c(em, -2 ** 63, t)))
+    return em.op(arith.AndIOp, em.cmpi("ne", a, zero), em.op(arith.OrIOp, wrong, edge))
 
 
 def add(em, t, a, b):
-    r = _a(em, {"f": "addf", "b": "ori"}.get(_k(t), "addi"), a, b)
+    r = em.op({"f": arith.AddFOp, "b": arith.OrIOp}.get(_k(t), arith.AddIOp), a, b)
     if t == T.py_int and value_range(r) is None:   # a known range never wraps
         # overflow: both operands' signs differ from the result's
-        ovf = _negative_i64(em, _a(em, "andi", _a(em, "xori", a, r), _a(em, "xori", b, r)))
+        ovf = _negative_i64(em, em.op(arith.AndIOp, em.op(arith.XOrIOp, a, r),
+                                      em.op(arith.XOrIOp, b, r)))
         _py_int_overflow(em, ovf, "{0} + {1}", (a, b))
     return r
 
 
 def subtract(em, t, a, b):
-    r = _a(em, {"f": "subf", "b": "xori"}.get(_k(t), "subi"), a, b)
+    r = em.op({"f": arith.SubFOp, "b": arith.XOrIOp}.get(_k(t), arith.SubIOp), a, b)
     if t == T.py_int and value_range(r) is None:   # a known range never wraps
         # overflow: operands of different signs and the result's sign is b's
-        ovf = _negative_i64(em, _a(em, "andi", _a(em, "xori", a, b), _a(em, "xori", a, r)))
+        ovf = _negative_i64(em, em.op(arith.AndIOp, em.op(arith.XOrIOp, a, b),
+                                      em.op(arith.XOrIOp, a, r)))
         _py_int_overflow(em, ovf, "{0} - {1}", (a, b))
     return r
 
 
 def multiply(em, t, a, b):
-    r = _a(em, {"f": "mulf", "b": "andi"}.get(_k(t), "muli"), a, b)
+    r = em.op({"f": arith.MulFOp, "b": arith.AndIOp}.get(_k(t), arith.MulIOp), a, b)
     if t == T.py_int:
         _py_int_overflow(em, _mul_overflows(em, a, b, r), "{0} * {1}", (a, b))
     return r
@@ -123,26 +124,26 @@ def multiply(em, t, a, b):
 def divide(em, t, a, b):
     if t == T.py_float:
         _zero_division(em, em.cmpf("une", b, _c(em, 0.0, t)), "float division by zero")
-    return _a(em, "divf", a, b)
+    return em.op(arith.DivFOp, a, b)
 
 
 def _float_divmod(em, t, a, b):
     """NumPy's ``npy_divmod`` (also CPython's float floor division / modulo) for ``b != 0``:
     (floor quotient, remainder with the divisor's sign)."""
     zero, one = _c(em, 0.0, t), _c(em, 1.0, t)
-    mod = _a(em, "remf", a, b)
-    div = _a(em, "divf", _a(em, "subf", a, mod), b)
+    mod = em.op(arith.RemFOp, a, b)
+    div = em.op(arith.DivFOp, em.op(arith.SubFOp, a, mod), b)
     nonzero = em.cmpf("une", mod, zero)
-    adjust = _a(em, "andi", nonzero,
-                _a(em, "xori", em.cmpf("olt", b, zero), em.cmpf("olt", mod, zero)))
-    mod = em.select(adjust, _a(em, "addf", mod, b),
-                    em.select(nonzero, mod, _m(em, "copysign", zero, b)))
-    div = em.select(adjust, _a(em, "subf", div, one), div)
-    fl = _m(em, "floor", div)
-    fl = em.select(em.cmpf("ogt", _a(em, "subf", div, fl), _c(em, 0.5, t)),
-                   _a(em, "addf", fl, one), fl)
+    adjust = em.op(arith.AndIOp, nonzero,
+                   em.op(arith.XOrIOp, em.cmpf("olt", b, zero), em.cmpf("olt", mod, zero)))
+    mod = em.select(adjust, em.op(arith.AddFOp, mod, b),
+                    em.select(nonzero, mod, em.op(math.CopySignOp, zero, b)))
+    div = em.select(adjust, em.op(arith.SubFOp, div, one), div)
+    fl = em.op(math.FloorOp, div)
+    fl = em.select(em.cmpf("ogt", em.op(arith.SubFOp, div, fl), _c(em, 0.5, t)),
+                   em.op(arith.AddFOp, fl, one), fl)
     q = em.select(em.cmpf("une", div, zero), fl,
-                  _m(em, "copysign", zero, _a(em, "divf", a, b)))
+                  em.op(math.CopySignOp, zero, em.op(arith.DivFOp, a, b)))
     return q, mod
 
 
@@ -153,16 +154,16 @@ def _int_divmod(em, t, a, b):
     is_zero = em.cmpi("eq", b, zero)
     if _k(t) in "ub":
         safe = em.select(is_zero, one, b)
-        q, r = _a(em, "divui", a, safe), _a(em, "remui", a, safe)
+        q, r = em.op(arith.DivUIOp, a, safe), em.op(arith.RemUIOp, a, safe)
         return em.select(is_zero, zero, q), em.select(is_zero, zero, r)
     minus_one = em.cmpi("eq", b, _c(em, -1, t))
-    safe = em.select(_a(em, "ori", is_zero, minus_one), one, b)
-    q, r = _a(em, "divsi", a, safe), _a(em, "remsi", a, safe)
-    adjust = _a(em, "andi", em.cmpi("ne", r, zero),
-                em.cmpi("slt", _a(em, "xori", r, safe), zero))
-    q = _a(em, "subi", q, em.cast("arith.extui", adjust, T.lowered(t)))
-    r = em.select(adjust, _a(em, "addi", r, safe), r)
-    q = em.select(is_zero, zero, em.select(minus_one, _a(em, "subi", zero, a), q))
+    safe = em.select(em.op(arith.OrIOp, is_zero, minus_one), one, b)
+    q, r = em.op(arith.DivSIOp, a, safe), em.op(arith.RemSIOp, a, safe)
+    adjust = em.op(arith.AndIOp, em.cmpi("ne", r, zero),
+                   em.cmpi("slt", em.op(arith.XOrIOp, r, safe), zero))
+    q = em.op(arith.SubIOp, q, em.cast(arith.ExtUIOp, adjust, T.lowered(t)))
+    r = em.select(adjust, em.op(arith.AddIOp, r, safe), r)
+    q = em.select(is_zero, zero, em.select(minus_one, em.op(arith.SubIOp, zero, a), q))
     return q, r
 
 
@@ -172,7 +173,7 @@ def floor_divide(em, t, a, b):
             _zero_division(em, em.cmpf("une", b, _c(em, 0.0, t)),
                            "float floor division by zero")
         q, _ = _float_divmod(em, t, a, b)
-        return em.select(em.cmpf("oeq", b, _c(em, 0.0, t)), _a(em, "divf", a, b), q)
+        return em.select(em.cmpf("oeq", b, _c(em, 0.0, t)), em.op(arith.DivFOp, a, b), q)
     if t == T.py_int:
         _zero_division(em, em.cmpi("ne", b, _c(em, 0, t)), "integer division or modulo by zero")
     return _int_divmod(em, t, a, b)[0]
@@ -183,7 +184,7 @@ def remainder(em, t, a, b):
         if t == T.py_float:
             _zero_division(em, em.cmpf("une", b, _c(em, 0.0, t)), "float modulo")
         _, r = _float_divmod(em, t, a, b)
-        return em.select(em.cmpf("oeq", b, _c(em, 0.0, t)), _a(em, "remf", a, b), r)
+        return em.select(em.cmpf("oeq", b, _c(em, 0.0, t)), em.op(arith.RemFOp, a, b), r)
     if t == T.py_int:
         _zero_division(em, em.cmpi("ne", b, _c(em, 0, t)), "integer division or modulo by zero")
     return _int_divmod(em, t, a, b)[1]
@@ -192,13 +193,13 @@ def remainder(em, t, a, b):
 def fmod(em, t, a, b):
     """C ``fmod``; integers truncate, ``x fmod 0 == 0`` (NumPy)."""
     if _k(t) == "f":
-        return _a(em, "remf", a, b)
+        return em.op(arith.RemFOp, a, b)
     zero, one = _c(em, 0, t), _c(em, 1, t)
     is_zero = em.cmpi("eq", b, zero)
     if _k(t) in "ub":
-        return em.select(is_zero, zero, _a(em, "remui", a, em.select(is_zero, one, b)))
-    unit = _a(em, "ori", is_zero, em.cmpi("eq", b, _c(em, -1, t)))
-    return _a(em, "remsi", a, em.select(unit, one, b))  # x % 1 == 0 == x % -1
+        return em.select(is_zero, zero, em.op(arith.RemUIOp, a, em.select(is_zero, one, b)))
+    unit = em.op(arith.OrIOp, is_zero, em.cmpi("eq", b, _c(em, -1, t)))
+    return em.op(arith.RemSIOp, a, em.select(unit, one, b))  # x % 1 == 0 == x % -1
 
 
 def power(em, t, a, b):
@@ -208,12 +209,12 @@ def power(em, t, a, b):
     if _k(t) == "f":
         if t == T.py_float:
             zero = _c(em, 0.0, t)
-            bad = _a(em, "andi", em.cmpf("oeq", a, zero), em.cmpf("olt", b, zero))
-            _zero_division(em, _a(em, "xori", bad, em.true()),
+            bad = em.op(arith.AndIOp, em.cmpf("oeq", a, zero), em.cmpf("olt", b, zero))
+            _zero_division(em, em.op(arith.XOrIOp, bad, em.true()),
                            "0.0 cannot be raised to a negative power")
-        return _m(em, "powf", a, b)
+        return em.op(math.PowFOp, a, b)
     if _k(t) == "b":  # True ** x == True, False ** x == not x
-        return _a(em, "ori", a, _a(em, "xori", b, em.true()))
+        return em.op(arith.OrIOp, a, em.op(arith.XOrIOp, b, em.true()))
     zero, one = _c(em, 0, t), _c(em, 1, t)
     if _k(t) == "s":
         em.check(em.cmpi("sge", b, zero), "ValueError",
@@ -233,13 +234,14 @@ def _ipow(em, t, a, b, zero, one):
         em.b.create(scf.ConditionOp, [em.cmpi("ne", e, zero), acc, base, e])
     with em.b.at_end(loop.after):
         acc, base, e = loop.after.args
-        odd = em.cmpi("ne", _a(em, "andi", e, one), zero)
-        rest = _a(em, "shrui", e, _c(em, 1, lt))
+        odd = em.cmpi("ne", em.op(arith.AndIOp, e, one), zero)
+        rest = em.op(arith.ShRUIOp, e, _c(em, 1, lt))
         product, square = multiply(em, wrap, acc, base), multiply(em, wrap, base, base)
         if t == T.py_int:
-            ovf = _a(em, "ori", _a(em, "andi", odd, _mul_overflows(em, acc, base, product)),
-                     _a(em, "andi", em.cmpi("ne", rest, zero),
-                        _mul_overflows(em, base, base, square)))
+            ovf = em.op(arith.OrIOp,
+                        em.op(arith.AndIOp, odd, _mul_overflows(em, acc, base, product)),
+                        em.op(arith.AndIOp, em.cmpi("ne", rest, zero),
+                              _mul_overflows(em, base, base, square)))
             _py_int_overflow(em, ovf, "{0} ** {1}", (a, b))
         em.b.create(scf.YieldOp, [em.select(odd, product, acc), square, rest])
     return loop.results[0]
@@ -249,42 +251,43 @@ def maximum(em, t, a, b):
     """``np.maximum``: NaN propagates; between equal values (``+0.0``, ``-0.0``) NumPy's
     loops return ``b``, on every layout."""
     if _k(t) == "f":
-        return em.select(_a(em, "ori", em.cmpf("ogt", a, b), em.cmpf("uno", a, a)), a, b)
-    return _a(em, "maxsi" if _k(t) == "s" else "maxui", a, b)
+        return em.select(em.op(arith.OrIOp, em.cmpf("ogt", a, b), em.cmpf("uno", a, a)), a, b)
+    return em.op(arith.MaxSIOp if _k(t) == "s" else arith.MaxUIOp, a, b)
 
 
 def minimum(em, t, a, b):
     """``np.minimum``: NaN propagates; equal values give ``b``, as ``np.maximum``."""
     if _k(t) == "f":
-        return em.select(_a(em, "ori", em.cmpf("olt", a, b), em.cmpf("uno", a, a)), a, b)
-    return _a(em, "minsi" if _k(t) == "s" else "minui", a, b)
+        return em.select(em.op(arith.OrIOp, em.cmpf("olt", a, b), em.cmpf("uno", a, a)), a, b)
+    return em.op(arith.MinSIOp if _k(t) == "s" else arith.MinUIOp, a, b)
 
 
 def fmax(em, t, a, b):
-    return _a(em, "maxnumf", a, b) if _k(t) == "f" else maximum(em, t, a, b)
+    return em.op(arith.MaxNumFOp, a, b) if _k(t) == "f" else maximum(em, t, a, b)
 
 
 def fmin(em, t, a, b):
-    return _a(em, "minnumf", a, b) if _k(t) == "f" else minimum(em, t, a, b)
+    return em.op(arith.MinNumFOp, a, b) if _k(t) == "f" else minimum(em, t, a, b)
 
 
 def arctan2(em, t, a, b):
-    return _m(em, "atan2", a, b)
+    return em.op(math.Atan2Op, a, b)
 
 
 def copysign(em, t, a, b):
-    return _m(em, "copysign", a, b)
+    return em.op(math.CopySignOp, a, b)
 
 
 def hypot(em, t, a, b):
     """``m * sqrt(1 + (n/m)**2)`` with m = max(|a|, |b|): no overflow; inf beats NaN (C99)."""
     zero, one, inf = _c(em, 0.0, t), _c(em, 1.0, t), _c(em, _math.inf, t)
-    x, y = _m(em, "absf", a), _m(em, "absf", b)
-    big, small = _a(em, "maximumf", x, y), _a(em, "minimumf", x, y)
+    x, y = em.op(math.AbsFOp, a), em.op(math.AbsFOp, b)
+    big, small = em.op(arith.MaximumFOp, x, y), em.op(arith.MinimumFOp, x, y)
     safe = em.select(em.cmpf("oeq", big, zero), one, big)
-    r = _a(em, "divf", small, safe)
-    h = _a(em, "mulf", big, _m(em, "sqrt", _a(em, "addf", one, _a(em, "mulf", r, r))))
-    any_inf = _a(em, "ori", em.cmpf("oeq", x, inf), em.cmpf("oeq", y, inf))
+    r = em.op(arith.DivFOp, small, safe)
+    root = em.op(math.SqrtOp, em.op(arith.AddFOp, one, em.op(arith.MulFOp, r, r)))
+    h = em.op(arith.MulFOp, big, root)
+    any_inf = em.op(arith.OrIOp, em.cmpf("oeq", x, inf), em.cmpf("oeq", y, inf))
     return em.select(any_inf, inf, em.select(em.cmpf("oeq", big, zero), zero, h))
 
 
@@ -293,26 +296,26 @@ def logaddexp(em, t, a, b):
     else ``max + log1p(exp(-|x - y|))`` with the C library's ``exp`` and ``log1p``, the calls
     NumPy makes, so the cancellation near a zero result rounds as NumPy's does."""
     zero = _c(em, 0.0, t)
-    libm = lambda name, x: em.op("grafo.libm", x, callee=StringAttr(name))  # noqa: E731
-    tmp = _a(em, "subf", a, b)
-    hi = _a(em, "addf", a, libm("log1p", libm("exp", _a(em, "negf", tmp))))
-    lo = _a(em, "addf", b, libm("log1p", libm("exp", tmp)))
+    libm = lambda name, x: em.op(grafo.LibmOp, x, callee=StringAttr(name))  # noqa: E731
+    tmp = em.op(arith.SubFOp, a, b)
+    hi = em.op(arith.AddFOp, a, libm("log1p", libm("exp", em.op(arith.NegFOp, tmp))))
+    lo = em.op(arith.AddFOp, b, libm("log1p", libm("exp", tmp)))
     out = em.select(em.cmpf("ogt", tmp, zero), hi, em.select(em.cmpf("ole", tmp, zero), lo, tmp))
-    return em.select(em.cmpf("oeq", a, b), _a(em, "addf", a, _c(em, _math.log(2.0), t)), out)
+    return em.select(em.cmpf("oeq", a, b), em.op(arith.AddFOp, a, _c(em, _math.log(2.0), t)), out)
 
 
 # bitwise ------------------------------------------------------------------------------------
 
 def bitwise_and(em, t, a, b):
-    return _a(em, "andi", a, b)
+    return em.op(arith.AndIOp, a, b)
 
 
 def bitwise_or(em, t, a, b):
-    return _a(em, "ori", a, b)
+    return em.op(arith.OrIOp, a, b)
 
 
 def bitwise_xor(em, t, a, b):
-    return _a(em, "xori", a, b)
+    return em.op(arith.XOrIOp, a, b)
 
 
 def _shift_amount(em, t, b):
@@ -326,11 +329,12 @@ def _shift_amount(em, t, b):
 
 def left_shift(em, t, a, b):
     ok, amount = _shift_amount(em, t, b)
-    r = em.select(ok, _a(em, "shli", a, amount), _c(em, 0, t))
+    r = em.select(ok, em.op(arith.ShLIOp, a, amount), _c(em, 0, t))
     if t == T.py_int:   # exact when shifting back gives ``a``
-        back = _a(em, "shrsi", r, amount)
-        ovf = _a(em, "andi", em.cmpi("ne", a, _c(em, 0, t)),
-                 _a(em, "ori", _a(em, "xori", ok, em.true()), em.cmpi("ne", back, a)))
+        back = em.op(arith.ShRSIOp, r, amount)
+        ovf = em.op(arith.AndIOp, em.cmpi("ne", a, _c(em, 0, t)),
+                    em.op(arith.OrIOp, em.op(arith.XOrIOp, ok, em.true()),
+                          em.cmpi("ne", back, a)))
         _py_int_overflow(em, ovf, "{0} << {1}", (a, b))
     return r
 
@@ -338,12 +342,12 @@ def left_shift(em, t, a, b):
 def right_shift(em, t, a, b):
     ok, amount = _shift_amount(em, t, b)
     if _k(t) == "s":  # shifting by width - 1 gives the sign fill (0 or -1)
-        return _a(em, "shrsi", a, em.select(ok, b, _c(em, _width(t) - 1, t)))
-    return em.select(ok, _a(em, "shrui", a, amount), _c(em, 0, t))
+        return em.op(arith.ShRSIOp, a, em.select(ok, b, _c(em, _width(t) - 1, t)))
+    return em.select(ok, em.op(arith.ShRUIOp, a, amount), _c(em, 0, t))
 
 
 def invert(em, t, a):
-    return _a(em, "xori", a, _c(em, -1, t))
+    return em.op(arith.XOrIOp, a, _c(em, -1, t))
 
 
 # comparisons and logic ----------------------------------------------------------------------
@@ -366,43 +370,43 @@ greater_equal = _compare("oge", "sge", "uge")
 
 
 def logical_and(em, t, a, b):
-    return _a(em, "andi", truthy(em, t, a), truthy(em, t, b))
+    return em.op(arith.AndIOp, truthy(em, t, a), truthy(em, t, b))
 
 
 def logical_or(em, t, a, b):
-    return _a(em, "ori", truthy(em, t, a), truthy(em, t, b))
+    return em.op(arith.OrIOp, truthy(em, t, a), truthy(em, t, b))
 
 
 def logical_xor(em, t, a, b):
-    return _a(em, "xori", truthy(em, t, a), truthy(em, t, b))
+    return em.op(arith.XOrIOp, truthy(em, t, a), truthy(em, t, b))
 
 
 def logical_not(em, t, a):
-    return _a(em, "xori", truthy(em, t, a), em.true())
+    return em.op(arith.XOrIOp, truthy(em, t, a), em.true())
 
 
 # unary --------------------------------------------------------------------------------------
 
-def _math_unary(name):
+def _math_unary(cls):
     def fn(em, t, x):
-        return _m(em, name, x)
+        return em.op(cls, x)
     return fn
 
 
 def deg2rad(em, t, x):
-    return _a(em, "mulf", x, _c(em, _math.pi / 180.0, t))
+    return em.op(arith.MulFOp, x, _c(em, _math.pi / 180.0, t))
 
 
 def rad2deg(em, t, x):
-    return _a(em, "mulf", x, _c(em, 180.0 / _math.pi, t))
+    return em.op(arith.MulFOp, x, _c(em, 180.0 / _math.pi, t))
 
 
 def negative(em, t, x):
     if _k(t) == "f":
-        return _a(em, "negf", x)
+        return em.op(arith.NegFOp, x)
     if t == T.py_int:
         _py_int_overflow(em, em.cmpi("eq", x, _c(em, -2 ** 63, t)), "-({0})", (x,))
-    return _a(em, "subi", _c(em, 0, t), x)
+    return em.op(arith.SubIOp, _c(em, 0, t), x)
 
 
 def positive(em, t, x):
@@ -411,12 +415,12 @@ def positive(em, t, x):
 
 def absolute(em, t, x):
     if _k(t) == "f":
-        return _m(em, "absf", x)
+        return em.op(math.AbsFOp, x)
     if t == T.py_int:
         _py_int_overflow(em, em.cmpi("eq", x, _c(em, -2 ** 63, t)), "abs({0})", (x,))
     if _k(t) == "s":  # INT_MIN stays INT_MIN, as in NumPy
         return em.select(em.cmpi("slt", x, _c(em, 0, t)),
-                         _a(em, "subi", _c(em, 0, t), x), x)
+                         em.op(arith.SubIOp, _c(em, 0, t), x), x)
     return x
 
 
@@ -444,7 +448,7 @@ def reciprocal(em, t, x):
     x86 conversion of inf) or 0 otherwise."""
     k = _k(t)
     if k == "f":
-        return _a(em, "divf", _c(em, 1.0, t), x)
+        return em.op(arith.DivFOp, _c(em, 1.0, t), x)
     if k == "b":
         return x
     zero, one = _c(em, 0, t), _c(em, 1, t)
@@ -464,19 +468,19 @@ def isnan(em, t, x):
 def isinf(em, t, x):
     if _k(t) != "f":
         return em.false()
-    return em.cmpf("oeq", _m(em, "absf", x), _c(em, _math.inf, t))
+    return em.cmpf("oeq", em.op(math.AbsFOp, x), _c(em, _math.inf, t))
 
 
 def isfinite(em, t, x):
     if _k(t) != "f":
         return em.true()
-    return em.cmpf("olt", _m(em, "absf", x), _c(em, _math.inf, t))
+    return em.cmpf("olt", em.op(math.AbsFOp, x), _c(em, _math.inf, t))
 
 
 def signbit(em, t, x):
     k = _k(t)
     if k == "f":
-        bits = em.op("arith.bitcast", x, type=T.IntegerType(_width(t)))
+        bits = em.op(arith.BitcastOp, x, type=T.IntegerType(_width(t)))
         return em.cmpi("slt", bits, em.const(0, bits.type))
     if k == "s":
         return em.cmpi("slt", x, _c(em, 0, t))
@@ -496,18 +500,18 @@ def astype(em: Emitter, src: T.Type, dst: T.Type, x: Value) -> Value:
     if ks == "f" and kd == "f":
         if ls.width == ld.width:
             return x
-        return em.cast("arith.extf" if ld.width > ls.width else "arith.truncf", x, ld)
+        return em.cast(arith.ExtFOp if ld.width > ls.width else arith.TruncFOp, x, ld)
     if ks == "f":
         if dst == T.py_int:
             em.check(em.cmpf("ord", x, x), "ValueError", "cannot convert float NaN to integer")
             em.check(isfinite(em, src, x), "OverflowError",
                      "cannot convert float infinity to integer")
-        return em.cast("arith.fptoui" if kd == "u" else "arith.fptosi", x, ld)
+        return em.cast(arith.FPToUIOp if kd == "u" else arith.FPToSIOp, x, ld)
     if kd == "f":
-        return em.cast("arith.sitofp" if ks == "s" else "arith.uitofp", x, ld)
+        return em.cast(arith.SIToFPOp if ks == "s" else arith.UIToFPOp, x, ld)
     if ld.width > ls.width:
-        return em.cast("arith.extsi" if ks == "s" else "arith.extui", x, ld)
-    return em.cast("arith.trunci", x, ld) if ld.width < ls.width else x
+        return em.cast(arith.ExtSIOp if ks == "s" else arith.ExtUIOp, x, ld)
+    return em.cast(arith.TruncIOp, x, ld) if ld.width < ls.width else x
 
 
 def where(em, t, c, a, b):
@@ -515,24 +519,25 @@ def where(em, t, c, a, b):
 
 
 SCALAR = {
-    "add": add, "subtract": subtract, "multiply": multiply, "divide": divide,
-    "floor_divide": floor_divide, "remainder": remainder, "fmod": fmod, "power": power,
-    "maximum": maximum, "minimum": minimum, "fmax": fmax, "fmin": fmin, "arctan2": arctan2,
-    "hypot": hypot, "copysign": copysign, "logaddexp": logaddexp,
-    "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor,
-    "left_shift": left_shift, "right_shift": right_shift, "invert": invert,
-    "equal": equal, "not_equal": not_equal, "less": less, "less_equal": less_equal,
-    "greater": greater, "greater_equal": greater_equal,
-    "logical_and": logical_and, "logical_or": logical_or, "logical_xor": logical_xor,
-    "logical_not": logical_not, "deg2rad": deg2rad, "rad2deg": rad2deg,
-    "negative": negative, "positive": positive, "absolute": absolute, "square": square,
-    "sign": sign, "reciprocal": reciprocal, "isnan": isnan, "isinf": isinf,
-    "isfinite": isfinite, "signbit": signbit, "where": where,
+    npd.AddOp: add, npd.SubtractOp: subtract, npd.MultiplyOp: multiply, npd.DivideOp: divide,
+    npd.FloorDivideOp: floor_divide, npd.RemainderOp: remainder, npd.FmodOp: fmod,
+    npd.PowerOp: power, npd.MaximumOp: maximum, npd.MinimumOp: minimum, npd.FmaxOp: fmax,
+    npd.FminOp: fmin, npd.Arctan2Op: arctan2, npd.HypotOp: hypot, npd.CopysignOp: copysign,
+    npd.LogaddexpOp: logaddexp, npd.BitwiseAndOp: bitwise_and, npd.BitwiseOrOp: bitwise_or,
+    npd.BitwiseXorOp: bitwise_xor, npd.LeftShiftOp: left_shift, npd.RightShiftOp: right_shift,
+    npd.InvertOp: invert, npd.EqualOp: equal, npd.NotEqualOp: not_equal, npd.LessOp: less,
+    npd.LessEqualOp: less_equal, npd.GreaterOp: greater, npd.GreaterEqualOp: greater_equal,
+    npd.LogicalAndOp: logical_and, npd.LogicalOrOp: logical_or, npd.LogicalXorOp: logical_xor,
+    npd.LogicalNotOp: logical_not, npd.Deg2RadOp: deg2rad, npd.Rad2DegOp: rad2deg,
+    npd.NegativeOp: negative, npd.PositiveOp: positive, npd.AbsoluteOp: absolute,
+    npd.SquareOp: square, npd.SignOp: sign, npd.ReciprocalOp: reciprocal, npd.IsnanOp: isnan,
+    npd.IsinfOp: isinf, npd.IsfiniteOp: isfinite, npd.SignbitOp: signbit, npd.WhereOp: where,
     **{n: _math_unary(m) for n, m in MATH_UNARY.items()},
 }
 
 # Estimated scalar ops per element (default 1), for the recompute-or-materialize choice.
-COST = {"divide": 4, "floor_divide": 16, "remainder": 16, "fmod": 8, "power": 20,
-        "arctan2": 20, "hypot": 12, "logaddexp": 40, "reciprocal": 4, "sign": 3,
-        "floor": 2, "ceil": 2, "trunc": 2, "rint": 2, "sqrt": 4,
-        **{n: 20 for n in MATH_UNARY if n not in ("floor", "ceil", "trunc", "rint", "sqrt")}}
+_ROUNDING = (npd.FloorOp, npd.CeilOp, npd.TruncOp, npd.RintOp)
+COST = {npd.DivideOp: 4, npd.FloorDivideOp: 16, npd.RemainderOp: 16, npd.FmodOp: 8,
+        npd.PowerOp: 20, npd.Arctan2Op: 20, npd.HypotOp: 12, npd.LogaddexpOp: 40,
+        npd.ReciprocalOp: 4, npd.SignOp: 3, **dict.fromkeys(_ROUNDING, 2), npd.SqrtOp: 4,
+        **{n: 20 for n in MATH_UNARY if n not in (*_ROUNDING, npd.SqrtOp)}}

@@ -25,6 +25,7 @@ threads with consecutive threads at consecutive elements (``rows.py`` for row re
 from __future__ import annotations
 
 from ... import types as T
+from ...dialects import arith
 from ...dialects import np as npd
 from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel, register_ops
 from ...lowering import scalar as S
@@ -76,12 +77,12 @@ def _kahan(em, t, n, element):
     zero = em.const(0.0, T.lowered(t))
 
     def step(i, total, comp):
-        y = em.op("arith.subf", element(i), comp)
+        y = em.op(arith.SubFOp, element(i), comp)
         nxt = S.add(em, t, total, y)
-        c = em.op("arith.subf", em.op("arith.subf", nxt, total), y)
+        c = em.op(arith.SubFOp, em.op(arith.SubFOp, nxt, total), y)
         return [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]
     total, comp = em.loop(n, step, [zero, zero])
-    return em.op("arith.subf", total, comp)
+    return em.op(arith.SubFOp, total, comp)
 
 
 @rule(GpuReduceOp)
