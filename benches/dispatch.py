@@ -60,7 +60,7 @@ def _cases(k: int) -> list:
             ("x[0] = 1.0; x + y, 2 x f64[3]", g, (a, b), lambda: _numpy_set_add(a, b))):
         fn(*args)
         cf = fn.get_concrete_function(*args)
-        entry = cf._compiled.callable
+        entry = cf.compiled.callable
         rows.append((label, [
             ("grafo Function", lambda fn=fn, args=args: fn(*args)),
             ("grafo ConcreteFunction", lambda cf=cf, args=args: cf(*args)),

@@ -23,6 +23,10 @@ compiled as usual and not cached. Each entry's manifest records its full key
 it, say) is a miss, as is an unreadable or damaged one; either is compiled and written
 again. Entries are written to a temporary file in the cache directory and renamed into
 place (``os.replace``), so concurrent processes never read a partial entry.
+
+``entry_for`` gives a specialization's ``Entry``: a ``Function`` (``polymorphic.py``) loads the
+compiled function from it, or compiles and stores it there. This module reads only the
+public attributes of what it is given, and knows neither Function nor ConcreteFunction.
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ from runtime.cpu import host_identity
 
 from . import nesting
 from .frontend import Constant
+from .interfaces import python_function_of
+from .version import __version__
 
 _SCALARS = (bool, int, float, complex, str, bytes, type(None))
 
@@ -73,9 +79,7 @@ def _code_names(code: types.CodeType) -> set:
 
 def _describe(value, pending: list) -> str:
     """A stable text for a value a function reads; user functions go to ``pending``."""
-    from .api import Function
-    if isinstance(value, Function):
-        value = value.python_function
+    value = python_function_of(value)
     if isinstance(value, types.FunctionType) and not _is_library(value):
         pending.append(value)
         return f"function {value.__module__}.{value.__qualname__}"
@@ -174,7 +178,6 @@ def key(fn, params: list, args: list, pipeline: str | None) -> str | None:
     """The cache key of ``fn`` specialized for ``args``, or None when it cannot be cached."""
     import llvmlite
 
-    from . import __version__
     pending = []   # the Python functions passed as constants: their code is compiled in
     try:
         source = _source_digest(fn)
@@ -194,38 +197,43 @@ def entry_path(fn, digest: str) -> str:
     return os.path.join(cache_dir(), f"{fn.__name__}-{digest[:40]}.grafo")
 
 
-def load_or_compile(function, args: list):
-    """The ConcreteFunction of ``function`` (a ``Function``) for ``args``: from the cache
-    when an entry exists and records this key (no code generation), else compiled and
-    stored (replacing an entry that is damaged, cannot be loaded, or is another key's).
-    Failing to store an entry warns (RuntimeWarning) and returns the compiled function."""
-    from .api import ConcreteFunction
-    digest = key(function.python_function, function._params, args, function._pipeline)
-    if digest is None:
-        return function._compile(args)
-    path = entry_path(function.python_function, digest)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        data = None
-    if data is not None:
+class Entry:
+    """The cache entry of one specialization: its key ``digest`` and file ``path``."""
+
+    def __init__(self, fn, digest: str):
+        self.digest = digest
+        self.path = entry_path(fn, digest)
+
+    def load(self, python_function, args: list):
+        """The compiled function the entry holds (an ``aot.loaded.ArtifactCompiled``, for a
+        ``ConcreteFunction`` of ``python_function`` and ``args``; no code generation), or
+        None when there is none, or it is damaged, cannot be loaded or is another key's."""
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return None
         from .aot.loaded import ArtifactCompiled
         try:
-            compiled = ArtifactCompiled(data, function.python_function, args, digest)
+            return ArtifactCompiled(data, python_function, args, self.digest)
         except (ArtifactError, ValueError):   # damaged, or another key's entry: replace it
-            compiled = None
-        if compiled is not None:
-            return ConcreteFunction(function.python_function, function._params, args,
-                                    compiled)
-    cf = function._compile(args)
-    try:
-        from .aot.builder import atomic_write, build
-        os.makedirs(cache_dir(), exist_ok=True)
-        data = build(cf, digest)
-        atomic_write(path, data)
-        cf._compiled.artifact_bytes = data
-    except (OSError, RuntimeError) as e:
-        warnings.warn(f"grafo: cannot write the compilation cache entry {path}: {e}",
-                      RuntimeWarning, stacklevel=4)
-    return cf
+            return None
+
+    def store(self, cf) -> None:
+        """Write the artifact of ``cf`` (a ConcreteFunction compiled for this entry's key)
+        into the entry, replacing what is there. Failing to write it warns
+        (RuntimeWarning)."""
+        try:
+            from .aot.builder import atomic_write
+            os.makedirs(cache_dir(), exist_ok=True)
+            atomic_write(self.path, cf.artifact_bytes(self.digest))
+        except (OSError, RuntimeError) as e:
+            warnings.warn(f"grafo: cannot write the compilation cache entry {self.path}: {e}",
+                          RuntimeWarning, stacklevel=5)
+
+
+def entry_for(fn, params: list, args: list, pipeline: str | None) -> Entry | None:
+    """The cache entry of ``fn`` specialized for ``args`` (with parameter names ``params``
+    and pass ``pipeline``), or None when it cannot be cached (see ``key``)."""
+    digest = key(fn, params, args, pipeline)
+    return None if digest is None else Entry(fn, digest)

@@ -2,9 +2,14 @@
 
 - ``grafo opt FILE``: parse, verify, run passes, print (below);
 - ``grafo translate FILE --to=llvm|asm|ptx``: IR text to LLVM IR or host assembly (tensor-level
-  IR is lowered to loops first);
-- ``grafo ir MODULE.py:FUNC --signature SIG [--stage S]``: a Python function's IR at a stage;
-- ``grafo graph MODULE.py:FUNC --signature SIG [--stage S] -o OUT``: its dataflow graph.
+  IR is optimized and lowered to loops first);
+- ``grafo ir MODULE.py:FUNC --signature SIG [--stage S] [--target T]``: a Python function's IR
+  at a stage, for a target (``--target cuda``: the CUDA backend's loop IR);
+- ``grafo graph MODULE.py:FUNC --signature SIG [--stage S] [--target T] -o OUT``: its dataflow
+  graph.
+
+``translate``, ``ir`` and ``graph`` run the compile pipeline's own stages
+(``compiler/pipeline``) with the target's backend, so they show what ``compile`` builds.
 - ``grafo compile MODULE.py:FUNC --signature SIG -o OUT.grafo [--target T] [--timing]``:
   an ahead-of-time artifact (``--timing``: milliseconds per compilation stage, on stderr);
   ``grafo run OUT.grafo [--entry NAME] --input X.npy ... --output Y.npy ...``: call it with
@@ -219,32 +224,24 @@ def _verify_message(e, filename: str) -> str:
 
 
 def run_translate(args) -> int:
+    from .backend import for_target
     from .errors import CompileError
+    from .pipeline import Run
+    from .targets import cpu_model, resolve
     text, filename = read_input(args.input)
     module = _parse_verified(text, filename)
     if module.name != "builtin.module":
         raise CommandError(f"{filename}: error: expected a 'builtin.module', got '{module.name}'")
     try:
-        if _is_tensor_level(module):
-            from .lowering import lower_to_loops
-            from .pipeline import optimize_loops
-            loop_pipeline = None
-            if args.to == "ptx":   # the CUDA target's rewrites and passes, as compile() does
-                from .backend.ptx import CudaBackend
-                module = CudaBackend.prepare(module)
-                loop_pipeline = CudaBackend.loop_pipeline
-            module = optimize_loops(lower_to_loops(module), loop_pipeline=loop_pipeline)
         if args.to == "ptx":
-            text = _ptx(module)
+            target = resolve("cuda")
         else:
-            if args.mcpu:
-                from .aot.cross import CrossModule
-                from .aot.targets import cpu_model
-                compiled = CrossModule(module, cpu_model(args.mcpu))
-            else:
-                from .backend.llvm import compile_module
-                compiled = compile_module(module)
-            text = compiled.llvm_ir if args.to == "llvm" else compiled.asm
+            target = cpu_model(args.mcpu) if args.mcpu else resolve("cpu")
+        # Tensor-level IR takes the stages from the pass pipeline on, as compile() runs them
+        # on the frontend's output (with the CUDA target's rewrites and loop passes for ptx).
+        first = "optimized" if _is_tensor_level(module) else "llvm"
+        native = Run(for_target(target)).through(module, first)
+        text = native.llvm_ir if args.to == "llvm" else native.asm   # a PTXModule's asm: PTX
     except CommandError:
         raise
     except CompileError as e:   # valid IR that grafo cannot compile
@@ -253,11 +250,6 @@ def run_translate(args) -> int:
         raise internal_error(filename, f"translating to {args.to}", e) from None
     write_output(text, args.output)
     return 0
-
-
-def _ptx(module) -> str:
-    from .backend import ptx
-    return ptx.compile_module(module).ptx
 
 
 # grafo ir / grafo graph ------------------------------------------------------------------------
@@ -277,6 +269,10 @@ def _add_function_arguments(p) -> None:
                    help='argument types, e.g. "f32[?,4], i64" (see the README, "Signatures")')
     p.add_argument("--stage", default="optimized", choices=IR_STAGES,
                    help="the pipeline stage whose IR to use (default: optimized)")
+    p.add_argument("--target", default="cpu",
+                   help="the target whose stages to run: cpu (default), x86-64-v2 .. x86-64-v4, "
+                        "a Linux triple, cuda or cuda:N (its loop IR after the CUDA backend's "
+                        "rewrites and passes; no GPU needed)")
 
 
 def add_ir(subparsers) -> None:
@@ -340,11 +336,17 @@ def load_function(path: str, name: str):
 
 
 def _stage_module(args):
+    from .backend import for_target
     from .errors import CompileError
     from .ir.verifier import VerifyError
     from .pipeline import stage_module
     from .signature import SignatureError, to_specs
+    from .targets import resolve
     path, name = args.function
+    try:
+        target = resolve(args.target)
+    except ValueError as e:
+        raise CommandError(f"error: --target: {_first_line(e)}") from None
     fn = load_function(path, name)
     try:
         specs = to_specs(args.signature)
@@ -355,7 +357,8 @@ def _stage_module(args):
         raise CommandError(f"error: {name} takes {len(params)} argument(s), --signature gives "
                            f"{len(specs)}")
     try:
-        return stage_module(fn, [s.to_type() for s in specs], args.stage)
+        return stage_module(fn, [s.to_type() for s in specs], args.stage,
+                            backend=for_target(target))
     except CompileError as e:
         raise CommandError(str(e)) from None
     except VerifyError as e:
@@ -430,7 +433,7 @@ def run_compile(args) -> int:
         cf.save(args.output)
     except OSError as e:
         raise CommandError(f"error: cannot write '{args.output}': {e.strerror or e}") from None
-    except RuntimeError as e:
+    except (RuntimeError, ValueError) as e:   # linking; a target artifacts cannot hold
         raise CommandError(f"error: {_first_line(e)}") from None
     return 0
 

@@ -78,6 +78,12 @@ class Variable:
         return f"<compiler.Variable shape={self.shape} dtype={self.dtype} value={self._value!r}>"
 
 
+def buffers(variables) -> list:
+    """The arrays holding the values of ``variables`` (not copies): the hidden trailing
+    arguments through which compiled code reads and updates them."""
+    return [v._value for v in variables]
+
+
 def _forward(op, reflected=False):
     if reflected:
         return lambda self, other: op(other, self.numpy())

@@ -14,8 +14,8 @@ import re
 
 import numpy as np
 
-from compiler.aot.cross import target_machine
-from compiler.aot.targets import cpu_model, host, resolve
+from compiler.backend.llvm.target import cpu_target_machine as target_machine
+from compiler.targets import cpu_model, host, resolve
 from compiler.backend.llvm.target import vector_bits
 
 CPU_MODELS = ("znver4", "sapphirerapids", "skylake-avx512", "rocketlake", "haswell")

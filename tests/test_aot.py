@@ -18,7 +18,7 @@ import pytest
 
 import compiler
 import runtime
-from compiler.aot.targets import cpu_model
+from compiler.targets import cpu_model
 from compiler.cli import main
 from runtime.artifact import MANIFEST, payload_digest
 
@@ -222,7 +222,7 @@ def test_c_program_calls_the_shared_library(tmp_path):
                          text=True, check=True).stdout.splitlines()
     np.testing.assert_array_equal(np.array([float(v) for v in out[:-1]]), F.affine(x, x))
     assert out[-1] == "rc=1 params=10,5"
-    assert "operands could not be broadcast" in cf._compiled.native.errors[0][1]
+    assert "operands could not be broadcast" in cf.compiled.native.errors[0][1]
 
 
 C_THREADS = r"""

@@ -186,5 +186,5 @@ def test_a_hit_for_moved_source_reports_where_it_is_now(tmp_path, monkeypatch):
     assert sorted(cf.timings) == ["load"]
     assert f'File "{path}", line 7, column 12' in error and "return x[i]" in error
     assert f'loc("{path}":7:12)' in cf.ir and f'loc("{path}":4:12)' not in cf.ir
-    assert [(s["function"], s["line"]) for s in cf._compiled.record["sources"]] == [
+    assert [(s["function"], s["line"]) for s in cf.compiled.record["sources"]] == [
         ("grafo_moved.pick", 9), ("grafo_moved.at", 6)]

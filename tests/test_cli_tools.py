@@ -233,6 +233,47 @@ def test_ir_compile_error_shows_the_source_line():
     assert line.strip() == "try:" and caret.strip() == "^"
 
 
+def test_ir_loops_for_cuda_is_the_loop_ir_compile_builds():
+    """``--target cuda`` runs the CUDA backend's stages (its tensor-level rewrites, none of
+    the CPU's loop passes such as interrupt polls) through the runner ``compile`` uses, on a
+    machine without a GPU."""
+    from compiler.cli import load_function
+    sig = "f32[?,?]"
+    rc, cuda, err = run(["ir", f"{KERNELS}:softmax", "--signature", sig, "--stage", "loops",
+                         "--target", "cuda"])
+    assert rc == 0, err
+    rc, cpu, err = run(["ir", f"{KERNELS}:softmax", "--signature", sig, "--stage", "loops"])
+    assert rc == 0, err
+    fn = load_function(KERNELS, "softmax")
+    assert cuda == compiler.compile(fn, sig, target="cuda").ir_stages["loops"]
+    assert cpu == compiler.compile(fn, sig).ir_stages["loops"]
+    assert "grafo.poll" in cpu and "grafo.poll" not in cuda
+    rc, device_1, _ = run(["ir", f"{KERNELS}:softmax", "--signature", sig, "--stage", "loops",
+                           "--target", "cuda:1"])
+    assert rc == 0 and device_1 == cuda
+
+
+def test_ir_matmul_for_cuda_shows_the_gpu_kernel_loops():
+    """The CUDA backend's matmul rewrite shows in its loop IR; the optimized tensor-level
+    IR, before any backend step, is the same for every target."""
+    argv = ["ir", f"{KERNELS}:gemm", "--signature", "f32, f32[?,?], f32[?,?], f32, f32[?,?]"]
+    outs = {}
+    for stage in ("optimized", "loops"):
+        for target in ("cpu", "cuda"):
+            rc, outs[stage, target], err = run([*argv, "--stage", stage, "--target", target])
+            assert rc == 0, err
+    assert "grafo.matmul" in outs["loops", "cuda"] and "grafo.matmul" not in outs["loops", "cpu"]
+    assert outs["optimized", "cuda"] == outs["optimized", "cpu"]
+
+
+def test_ir_rejects_an_unknown_target():
+    for target in ("sparc", "cuda:x"):
+        rc, out, err = run(["ir", f"{KERNELS}:mse", "--signature", "f32[?], f32[?]",
+                            "--target", target])
+        one_line_error(rc, err)
+        assert f"--target: unknown target '{target}'" in err and out == ""
+
+
 def test_ir_usage_errors():
     for argv in (["ir", CONSTRUCTS, "--signature", "f64"],
                  ["ir", f"{CONSTRUCTS}:binop"],

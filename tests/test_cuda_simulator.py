@@ -145,7 +145,7 @@ def test_read_only_written_arguments_raise_before_anything_runs(sim):
     b.flags.writeable = False
     sim.events.clear()
     with pytest.raises(ValueError, match="^assignment destination is read-only$"):
-        cf._compiled.callable(a, b, np.float32(2.0))
+        cf.compiled.callable(a, b, np.float32(2.0))
     assert sim.launches("") == [] and sim.copies("HtoD") == []
     with pytest.raises(ValueError, match="^assignment destination is read-only$"):
         cf(a, b, np.float32(2.0))
@@ -182,7 +182,7 @@ def test_driver_errors_name_the_call_and_code():
     d = rc.to_device(rt, np.ones(4))
     with pytest.raises(RuntimeError, match="cuMemcpyDtoHAsync failed.*INVALID_VALUE"):
         rt.copy_out(np.ones(8), d.ptr)
-    fn = compiler.compile(ew, "f32[?], f32[?]", target="cuda")._compiled.native.functions(rt)
+    fn = compiler.compile(ew, "f32[?], f32[?]", target="cuda").compiled.native.functions(rt)
     with pytest.raises(RuntimeError, match="cuLaunchKernel failed.*INVALID_VALUE"):
         rt.launch(fn["ew_k1"], 1, 2048, [], rt.zeros(40))
 

@@ -267,7 +267,7 @@ def test_compiled_functions_use_the_fast_entry():
     x, y = np.arange(4.0), np.ones(4)
     np.testing.assert_allclose(f(np.float64(2.0), x, y), 2.0 * x + y)
     cf = f.get_concrete_function(np.float64(2.0), x, y)
-    assert isinstance(cf._call.__self__, NativeFunction)
+    assert isinstance(cf.entry.__self__, NativeFunction)
     _, err = outcome(cf, np.float64(2.0), x.astype(np.float32), y)
     assert err[0] is TypeError
 

@@ -67,7 +67,7 @@ def kernels(tmp_path_factory):
 
 def reference(cf):
     """The ctypes entry (``runtime.abi.NativeFunction``) behind ``cf``'s generated one."""
-    return getattr(cf._call, "__self__", cf._call)
+    return getattr(cf.entry, "__self__", cf.entry)
 
 
 def callables(fn, signature: str, tmp_path) -> dict:

@@ -358,7 +358,7 @@ def test_a_parallel_loop_stops_when_the_starting_thread_has_no_work_left():
 def _polls(fn, signature: str) -> list:
     """``grafo.poll`` of each loop of ``fn``'s loop-level IR in walk order (None: no poll)."""
     cf = compiler.compile(fn, signature)
-    return [op.attr("grafo.poll") for op in cf._compiled.modules["loops"].walk()
+    return [op.attr("grafo.poll") for op in cf.compiled.modules["loops"].walk()
             if op.name in ("scf.for", "scf.while")]
 
 
@@ -389,7 +389,7 @@ def test_bounded_blocks_leave_their_loop_a_shorter_chunk():
 
 
 def test_the_matmul_kernel_keeps_its_k_loop_free_of_polls():
-    m = compiler.compile(_matmul, "f32[512,512], f32[512,512]")._compiled.modules["loops"]
+    m = compiler.compile(_matmul, "f32[512,512], f32[512,512]").compiled.modules["loops"]
     k_loops = [op for op in m.walk() if "grafo.no_unroll" in op.attributes]
     assert k_loops and all("grafo.poll" not in op.attributes for op in k_loops)
 

@@ -8,7 +8,7 @@ import pytest
 from codegen_targets import other_width, scalar_fmas, targets, vector_fmas
 
 import compiler
-from compiler.aot.targets import cpu_model
+from compiler.targets import cpu_model
 
 
 def mm(a, b):

@@ -85,7 +85,7 @@ def _paths(fn, signature, directory) -> dict:
     paths = {"Function": compiler.function(fn), "ConcreteFunction": cf,
              "artifact": runtime.load(path)}
     if fastcall.LAYOUT is not None:
-        entry = cf._compiled.callable   # the generated entry; its self is the ctypes one
+        entry = cf.compiled.callable   # the generated entry; its self is the ctypes one
         paths.update({"fast entry": entry, "ctypes entry": entry.__self__})
     return paths
 
@@ -178,7 +178,7 @@ def test_read_only_arguments_of_parameters_never_written_run_natively(compiled):
         assert_same(call(x), np.float64(6.0))
     if fastcall.LAYOUT is None:
         pytest.skip("no generated entries without runtime.fastcall.LAYOUT")
-    assert compiled["total"]["ConcreteFunction"]._call is compiled["total"]["fast entry"]
+    assert compiled["total"]["ConcreteFunction"].entry is compiled["total"]["fast entry"]
 
 
 class _Fallback:
@@ -281,7 +281,7 @@ cf = compiler.compile(set_first, "f64[?]")
 cf.save(path + ".grafo")
 calls = {"eager": set_first, "Function": compiler.function(set_first), "ConcreteFunction": cf,
          "artifact": runtime.load(path + ".grafo")}
-calls["entry"] = cf._compiled.callable
+calls["entry"] = cf.compiled.callable
 if hasattr(calls["entry"], "__self__"):
     calls["ctypes entry"] = calls["entry"].__self__
 for name, call in calls.items():

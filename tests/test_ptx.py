@@ -51,7 +51,7 @@ CASES = [(ew, "f32[?], f32[?]", "parallel"), (total, "f32[?]", "reduce"),
 @pytest.mark.parametrize("fn,sig,kind", CASES, ids=[c[0].__name__ for c in CASES])
 def test_kernels_ptx(fn, sig, kind):
     cf = compiler.compile(fn, sig, target="cuda")
-    kinds = [k.kind for k in cf._compiled.native.kernels]
+    kinds = [k.kind for k in cf.compiled.native.kernels]
     assert kind in kinds
     assert ".entry" in cf.ptx and "ld.global" in cf.ptx
     assert cf.target == "cuda"
@@ -83,7 +83,7 @@ MATMULS = ["f32[?,?], f32[?,?]", "f64[3,?,?], f64[?,?]", "i32[?,3,?,?], i32[3,?,
 @pytest.mark.parametrize("sig", MATMULS)
 def test_matmul_is_one_tiled_kernel(sig):
     cf = compiler.compile(mm, sig, target="cuda")
-    assert [k.kind for k in cf._compiled.native.kernels] == ["matmul"]
+    assert [k.kind for k in cf.compiled.native.kernels] == ["matmul"]
     ptx = cf.ptx
     assert ".shared" in ptx and "bar.sync" in ptx and "ld.shared" in ptx
     if ptxas_path() is not None:
@@ -96,13 +96,13 @@ def mm_views(a, b):
 
 def test_matmul_operands_with_arithmetic_are_computed_first():
     cf = compiler.compile(mm_views, "f32[?,?], f32[?,?]", target="cuda")
-    assert [k.kind for k in cf._compiled.native.kernels][-1] == "matmul"
+    assert [k.kind for k in cf.compiled.native.kernels][-1] == "matmul"
 
 
 def test_bool_and_vector_matmul_keep_the_loop_kernels():
     for sig in ("bool[?,?], bool[?,?]", "f32[?], f32[?,?]"):
         cf = compiler.compile(mm, sig, target="cuda")
-        assert "matmul" not in [k.kind for k in cf._compiled.native.kernels]
+        assert "matmul" not in [k.kind for k in cf.compiled.native.kernels]
 
 
 @pytest.mark.parametrize("sig,shapes,dtype", [
@@ -114,7 +114,7 @@ def test_matmul_loop_nest_semantics(sig, shapes, dtype):
     kernel accumulates in the same k order)."""
     rng = np.random.default_rng(1)
     a, b = (rng.integers(-9, 9, s).astype(dtype) for s in shapes)
-    loops = compiler.compile(mm, sig, target="cuda")._compiled.modules["loops"]
+    loops = compiler.compile(mm, sig, target="cuda").compiled.modules["loops"]
     (got,) = Interpreter(loops).call("mm", a, b)
     want = a @ b
     if want.dtype.kind == "f":
@@ -130,7 +130,7 @@ def checked(a, i):
 def test_errors_carry_the_source_location():
     from runtime.cuda.launcher import status_error
     cf = compiler.compile(checked, "f32[?], i64", target="cuda")
-    errors = cf._compiled.native.errors
+    errors = cf.compiled.native.errors
     assert errors and all(loc[0].endswith("test_ptx.py") and loc[1] > 0
                           for _, _, loc in errors)
     kind, _, _ = errors[0]
@@ -192,7 +192,7 @@ ROWS = [(row_sum, "f32[?,?]"), (row_sum, "f64[?,?,?]"), (row_sum, "i32[?,?]"),
 def test_row_reductions_are_block_reductions(fn, sig):
     """One ``rows`` kernel: the threads of a row combine by warp shuffles and shared memory."""
     cf = compiler.compile(fn, sig, target="cuda")
-    assert "rows" in [k.kind for k in cf._compiled.native.kernels]
+    assert "rows" in [k.kind for k in cf.compiled.native.kernels]
     ptx = cf.ptx
     assert "shfl.sync.bfly" in ptx and "st.shared" in ptx and "ld.shared" in ptx
     assert "bar.sync" in ptx and "%tid.y" in ptx and "%ntid.x" in ptx
@@ -204,14 +204,14 @@ def test_row_reductions_are_block_reductions(fn, sig):
 
 def test_softmax_uses_row_reductions():
     kinds = [k.kind for k in compiler.compile(softmax, "f32[?,?]",
-                                              target="cuda")._compiled.native.kernels]
+                                              target="cuda").compiled.native.kernels]
     assert kinds.count("rows") == 2 and "reduce" not in kinds
 
 
 def _reduced_loop(fn, sig, kind):
     """The loop a ``kind`` kernel of ``fn`` splits among threads."""
     cf = compiler.compile(fn, sig, target="cuda")
-    (k,) = [k for k in cf._compiled.native.kernels if k.kind == kind]
+    (k,) = [k for k in cf.compiled.native.kernels if k.kind == kind]
     return k.op if kind == "reduce" else k.row_loop
 
 
@@ -231,7 +231,7 @@ def test_threads_read_consecutive_elements(fn, sig, kind):
 
 def _run(fn, sig, *args):
     """``fn`` run by the loop-level interpreter on the CUDA target's loop nest."""
-    loops = compiler.compile(fn, sig, target="cuda")._compiled.modules["loops"]
+    loops = compiler.compile(fn, sig, target="cuda").compiled.modules["loops"]
     (out,) = Interpreter(loops).call(fn.__name__, *args)
     return out
 

@@ -5,7 +5,7 @@ import pytest
 from codegen_targets import CPU_MODELS, vector_type
 
 import compiler
-from compiler.aot.targets import cpu_model, host
+from compiler.targets import cpu_model, host
 
 
 def softmax(x):

@@ -30,7 +30,7 @@ def double(x):
 
 def constants(f) -> list:
     """The Python-float constant ``k`` of each live concrete function of ``f``, in order."""
-    return sorted(cf._args[1].value for cf in f.concrete_functions())
+    return sorted(cf.args[1].value for cf in f.concrete_functions())
 
 
 @pytest.fixture(autouse=True)
@@ -67,7 +67,7 @@ base = rss_mb()
 f = compiler.function(affine)
 for i in range({n}):
     f(x, i + 0.25)
-natives = [weakref.ref(cf._compiled.native) for cf in f.concrete_functions()]
+natives = [weakref.ref(cf.compiled.native) for cf in f.concrete_functions()]
 gc.collect()
 peak = rss_mb()
 del f
@@ -122,7 +122,7 @@ def test_bound_holds_for_arrays_on_the_native_dispatch_path():
     for _ in range(3):   # it sends `a` back to the dispatcher
         f(a)
     f(c)
-    assert sorted(cf._args[0].shape for cf in f.concrete_functions()) == [(1,), (3,)]
+    assert sorted(cf.args[0].shape for cf in f.concrete_functions()) == [(1,), (3,)]
     gc.collect()
     np.testing.assert_array_equal(entry_b(b), b * 2.0)   # it keeps the dropped code
     np.testing.assert_array_equal(f(b), b * 2.0)
@@ -135,7 +135,7 @@ def test_retracing_loop_keeps_a_bounded_number_of_modules_alive():
     modules = []
     for i in range(12):
         np.testing.assert_array_equal(f(x, i + 0.5), x * (i + 0.5) + 1.0)
-        modules.append(weakref.ref(f.get_concrete_function(x, i + 0.5)._compiled.native))
+        modules.append(weakref.ref(f.get_concrete_function(x, i + 0.5).compiled.native))
         assert len(f.concrete_functions()) <= 4
     gc.collect()
     assert [m() is not None for m in modules] == [False] * 8 + [True] * 4
@@ -156,7 +156,7 @@ def test_held_concrete_function_outlives_its_function():
     f = compiler.function(affine, max_specializations=1)
     x = np.arange(3.0)
     cf = f.get_concrete_function(x, 2.0)
-    entry = cf._call
+    entry = cf.entry
     f(x, 3.0)   # drops the held one from the Function
     assert constants(f) == [3.0]
     alive = weakref.ref(f)
@@ -174,7 +174,7 @@ def test_clear_cache_frees_the_code_and_compiles_again():
     x = np.arange(3.0)
     f(x, 1.0)
     f(x, 2.0)
-    modules = [weakref.ref(cf._compiled.native) for cf in f.concrete_functions()]
+    modules = [weakref.ref(cf.compiled.native) for cf in f.concrete_functions()]
     f.clear_cache()
     gc.collect()
     assert f.concrete_functions() == [] and [m() for m in modules] == [None, None]

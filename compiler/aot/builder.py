@@ -30,13 +30,13 @@ from runtime.manifest import (
     validate,
 )
 
-from ..api import _written_parameters
 from ..backend.llvm.signature import spec
 from ..frontend import Constant
+from ..targets import CudaTarget
+from ..version import __version__
 from .header import header
 from .native import link_command, object_code, shared_library
 from .sources import portable_ir, portable_path, portable_record, source_spans
-from .targets import host
 
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 STAGES = ("optimized", "loops")
@@ -64,10 +64,9 @@ def _error_record(kind: str, message: str, loc, function: str) -> dict:
 def entry_record(cf) -> dict:
     """The manifest record of ``cf`` (without ``name`` and ``symbol``), and the name of its
     entry function in its LLVM IR as ``llvm_function``."""
-    compiled = cf._compiled
-    record = getattr(compiled, "record", None)
-    if record is not None:   # backed by an artifact already, its locations moved here
-        return portable_record(record)
+    compiled = cf.compiled
+    if compiled.record is not None:   # backed by an artifact already, its locations moved here
+        return portable_record(compiled.record)
     lt, ft = compiled.types["loops"], compiled.types["frontend"]
     inputs = [spec(t, s) for t, s in zip(lt.inputs, ft.inputs, strict=True)]
     results = [spec(t, s) for t, s in zip(lt.results, compiled.result_types, strict=True)]
@@ -77,26 +76,26 @@ def entry_record(cf) -> dict:
         "function": cf.name,
         "module": getattr(cf.python_function, "__module__", None),
         "signature": cf.signature,
-        "params": list(cf._params),
-        "constants": {p: constant_record(a.value) for p, a in zip(cf._params, cf._args,
+        "params": list(cf.params),
+        "constants": {p: constant_record(a.value) for p, a in zip(cf.params, cf.args,
                                                                    strict=True)
                       if isinstance(a, Constant)},
         "inputs": [_spec_record(s, n) for s, n in zip(inputs, names, strict=True)],
         "results": [_spec_record(s) for s in results],
-        "written": _written_parameters(compiled, len(cf.arg_names)),
+        "written": cf.written,
         "result_tuple": compiled.result_tuple,
         "result_structure": compiled.result_structure,
         "globals": keys,
         "errors": [_error_record(*e, cf.name) for e in compiled.native.errors],
         "sources": [dict(s, file=portable_path(s["file"]))
-                    for s in source_spans(cf.python_function, cf._args)],
+                    for s in source_spans(cf.python_function, cf.args)],
         "llvm_function": compiled.native.symbols[compiled.function],
     }
 
 
 def target_of(cf):
     """The Target ``cf`` was compiled for."""
-    return getattr(cf._compiled.native, "target", None) or host()
+    return cf.compiled.target
 
 
 # Entry names whose symbols are the library's own data (``runtime.manifest.LIBRARY_DATA``).
@@ -137,14 +136,16 @@ def build(functions, cache_key: str | None = None) -> bytes:
     {entry name: ConcreteFunction}); all must be compiled for one target. ``cache_key``:
     the disk cache's key of the entry (``compiler/cache.py``), recorded in the manifest.
 
-    Raises ValueError for mixed targets, a ``cpu_model`` target, invalid or reserved entry
+    Raises ValueError for mixed targets, a ``cpu_model`` or CUDA target, invalid or reserved entry
     names, or a manifest that ``runtime.manifest.validate`` would refuse (SchemaError: a
     function the loader could not call, such as one of more than 1023 arguments and
     results), TypeError for a function that uses a ``compiler.Variable``, RuntimeError when
     linking the shared library fails."""
-    from .. import __version__
     named = _named(functions)
     target = target_of(named[0][1])
+    if isinstance(target, CudaTarget):
+        raise ValueError(f"code compiled for {target.name!r} cannot be saved yet: an artifact "
+                         f"holds CPU code; compile for 'cpu', an x86-64 level or a triple")
     if target.inspect_only:
         raise ValueError(f"code compiled for CPU model {target.cpu!r} can be read (llvm_ir, "
                          f"asm) but not saved: its feature set is LLVM's, unknown to the "
@@ -155,7 +156,7 @@ def build(functions, cache_key: str | None = None) -> bytes:
             raise ValueError(f"cannot save functions of different targets in one artifact: "
                              f"{named[0][0]} is for {target.name!r}, {name} for "
                              f"{target_of(cf).name!r}")
-        if getattr(cf, "variables", None):
+        if cf.variables:
             raise TypeError(f"cannot save or pickle {name}: functions that use "
                             f"compiler.Variable cannot be saved yet")
         record = entry_record(cf)

@@ -13,9 +13,9 @@ from runtime.manifest import ir_member, llvm_member
 from .. import types as T
 from ..ir.core import Location
 from ..ir.parser import parse
-from ..pipeline import IRText, written_parameters
+from ..pipeline import IRText
+from ..targets import Target, not_runnable
 from .sources import relocate, source_spans
-from .targets import Target, not_runnable
 
 
 def _ir_type(record: dict) -> T.Type:
@@ -43,8 +43,8 @@ class ArtifactNative:
         """The target's assembly of the entry's optimized LLVM IR."""
         import llvmlite.binding as llvm
 
-        from .cross import target_machine
-        return target_machine(self.target).emit_assembly(llvm.parse_assembly(self.llvm_ir))
+        from ..backend.llvm.target import cpu_target_machine
+        return cpu_target_machine(self.target).emit_assembly(llvm.parse_assembly(self.llvm_ir))
 
     def address(self, name: str) -> int:
         """The C entry address of ``name``. Raises KeyError for another name, RuntimeError
@@ -73,10 +73,12 @@ def _namespaces(fn, module: str | None) -> dict:
 
 
 class ArtifactCompiled:
-    """What ``ConcreteFunction`` needs from a compilation, read from a one-entry artifact:
-    ``stages`` (optimized and loops IR), ``modules`` (parsed on demand), ``result_types``,
-    ``result_tuple``, ``result_structure``, ``written``, ``native``, ``callable``,
-    ``timings`` ({"load": seconds}), ``record`` (the manifest entry) and ``artifact_bytes``.
+    """What ``ConcreteFunction`` needs from a compilation (``pipeline.Compiled``), read from
+    a one-entry artifact: ``stages`` (optimized and loops IR), ``modules`` (parsed on
+    demand), ``result_types``, ``result_tuple``, ``result_structure``, ``written`` (as the
+    manifest records it), ``variables`` (none: such functions are not saved), ``native``,
+    ``callable``, ``target``, ``timings`` ({"load": seconds}), ``record`` (the manifest
+    entry) and ``artifact_bytes``.
 
     ``python_function``, when given, is the Python function the entry was compiled from: the
     module globals it rebinds are assigned in its ``__globals__`` (and those of the functions
@@ -106,21 +108,19 @@ class ArtifactCompiled:
         if inspect.isfunction(python_function):
             relocate(record, stages, source_spans(python_function, args))
         self.stages = IRText(stages)
-        self.written = record.get("written")
-        if self.written is None:   # not recorded: read the IR
-            self.written = (written_parameters(parse(stages["optimized"]))
-                            if "np.write_back" in stages["optimized"] else [])
+        self.written = record["written"]   # required by the manifest's schema
+        self.variables = []
         self.result_types = [_ir_type(r) for r in record["results"]]
         self.result_tuple = record["result_tuple"]
         self.result_structure = record.get("result_structure")
-        if artifact.manifest["target"]["name"] == "cpu":
+        self.target = Target.from_manifest(artifact.manifest["target"])
+        if self.target.is_host:
             namespaces = _namespaces(python_function, record.get("module"))
             function = artifact.open_library(namespaces)[record["name"]]
             self.callable = function
         else:
             function = None
-            self.callable = not_runnable(self.name, Target.from_manifest(
-                artifact.manifest["target"]))
+            self.callable = not_runnable(self.name, self.target)
         self.native = ArtifactNative(artifact, record, function)
         self.timings = {"load": time.perf_counter() - t0}
 

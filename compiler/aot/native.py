@@ -36,8 +36,8 @@ from runtime.manifest import (
 
 from ..backend.llvm.interrupt import INTERRUPT_GLOBAL, define_handler
 from ..backend.llvm.parallel import THREADS_GLOBAL
-from .cross import target_machine
-from .targets import Target
+from ..backend.llvm.target import cpu_target_machine
+from ..targets import Target
 
 EXPORTED = {THREADS_GLOBAL: THREADS_SYMBOL, INTERRUPT_GLOBAL: INTERRUPT_SYMBOL}
 
@@ -73,7 +73,7 @@ def object_code(modules: list, target: Target, interface: str) -> tuple[bytes, d
         combined.link_in(llvm.parse_assembly(str(_handler_module(combined))))
     combined.link_in(llvm.parse_assembly(str(_abi_module(combined, interface))))
     combined.verify()
-    return target_machine(target).emit_object(combined), {
+    return cpu_target_machine(target).emit_object(combined), {
         "threads_symbol": THREADS_SYMBOL if THREADS_GLOBAL in found else None,
         "interrupt_symbol": INTERRUPT_SYMBOL if polls else None,
         "interrupt_handler": INTERRUPT_HANDLER if polls else None}

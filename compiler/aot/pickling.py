@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 
+from ..interfaces import python_function_of
+
 
 class _Unavailable:
     """Stands in for a Python function that cannot be imported where it was unpickled."""
@@ -31,26 +33,22 @@ class FunctionRef:
         self.name = fn.__name__
 
     def resolve(self):
-        """The referenced function, or a stand-in that raises RuntimeError when called."""
-        from ..api import Function
+        """The referenced function (a ``Function``'s Python function), or a stand-in that
+        raises RuntimeError when called."""
         try:
             obj = importlib.import_module(self.module)
             for part in self.qualname.split("."):
                 obj = getattr(obj, part)
         except (ImportError, AttributeError, TypeError, ValueError):
             return _Unavailable(self.module, self.qualname, self.name)
-        return obj.python_function if isinstance(obj, Function) else obj
+        return python_function_of(obj)
 
 
 def concrete_state(cf) -> dict:
-    """The pickled state of a ConcreteFunction: its artifact bytes (built once per object),
-    parameter names, argument types/constants and a reference to its Python function."""
-    compiled = cf._compiled
-    data = getattr(compiled, "artifact_bytes", None)
-    if data is None:
-        from .builder import build
-        data = compiled.artifact_bytes = build(cf)
-    return {"artifact": data, "params": cf._params, "args": cf._args,
+    """The pickled state of a ConcreteFunction: its artifact bytes (built once per object,
+    ``ConcreteFunction.artifact_bytes``), parameter names, argument types/constants and a
+    reference to its Python function."""
+    return {"artifact": cf.artifact_bytes(), "params": cf.params, "args": cf.args,
             "python_function": FunctionRef(cf.python_function)}
 
 

@@ -1,9 +1,12 @@
-"""The host target: LLVM's native target, the host CPU's target machine and the O3 pipeline.
+"""LLVM's target machines and the O3 pipeline: the one set-up of every backend.
 
 LLVM itself initializes lazily in llvmlite 0.50; this module registers the native target and
 asm printer once, loads the C and math libraries into the process so that JIT-compiled code
 resolves ``aligned_alloc``, ``free``, ``madvise`` and libm functions (``tanh``, ``expm1`` ...)
 by name, and builds one target machine for the host CPU name and features at opt level 3.
+``create_target_machine`` makes the opt level 3 machine of any triple (the host's JIT, a
+``compiler.targets.Target``'s object code: ``cpu_target_machine``, the NVPTX target of
+``backend/ptx/target.py``), and ``optimize`` runs LLVM's O3 pipeline for one of them.
 """
 
 from __future__ import annotations
@@ -35,10 +38,31 @@ def new_host_target_machine() -> llvm.TargetMachine:
     """A new target machine for this CPU (``llvm.get_host_cpu_name()`` and all its features);
     a JIT engine takes ownership of the one it is given."""
     _initialize()
-    target = llvm.Target.from_default_triple()
-    return target.create_target_machine(
-        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
-        opt=3, codemodel="jitdefault", jit=True)
+    return create_target_machine(llvm.get_default_triple(), llvm.get_host_cpu_name(),
+                                 llvm.get_host_cpu_features().flatten(), jit=True)
+
+
+@functools.cache
+def _initialize_all() -> None:
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+
+
+def create_target_machine(triple: str, cpu: str, features: str = "", *, reloc: str = "default",
+                          codemodel: str = "jitdefault", jit: bool = False) -> llvm.TargetMachine:
+    """A new opt level 3 target machine of ``triple`` for ``cpu`` with ``features`` (an LLVM
+    feature string, ``+avx2,-avx512f``); ``reloc``/``codemodel``/``jit`` as llvmlite's
+    ``create_target_machine`` takes them."""
+    _initialize_all()
+    return llvm.Target.from_triple(triple).create_target_machine(
+        cpu=cpu, features=features, opt=3, reloc=reloc, codemodel=codemodel, jit=jit)
+
+
+def cpu_target_machine(target) -> llvm.TargetMachine:
+    """An O3 target machine for ``target`` (a ``compiler.targets.Target``) emitting
+    position-independent code (for shared libraries)."""
+    return create_target_machine(target.triple, target.cpu, target.llvm_features, reloc="pic",
+                                 codemodel="default")
 
 
 class ScratchContext:
@@ -75,14 +99,16 @@ def triple() -> str:
     return llvm.get_process_triple()
 
 
-def optimize(module: llvm.ModuleRef, tm: llvm.TargetMachine | None = None) -> None:
-    """Run LLVM's default O3 pipeline (loop and SLP vectorization on) on ``module`` in place,
-    for ``tm`` (default: this CPU's target machine). The one O3 set-up of the CPU backends:
-    the JIT and the cross/ahead-of-time object code."""
+def optimize(module: llvm.ModuleRef, tm: llvm.TargetMachine | None = None,
+             slp_vectorization: bool = True) -> None:
+    """Run LLVM's default O3 pipeline (loop vectorization and unrolling on, SLP vectorization
+    as ``slp_vectorization`` says) on ``module`` in place, for ``tm`` (default: this CPU's
+    target machine). The one O3 set-up of every backend: the JIT, the cross/ahead-of-time
+    object code and the CUDA kernels (which leave SLP vectorization off)."""
     tm = tm or host_target_machine()
     pto = llvm.PipelineTuningOptions(speed_level=3)
     pto.loop_vectorization = True
-    pto.slp_vectorization = True
+    pto.slp_vectorization = slp_vectorization
     pto.loop_unrolling = True
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(module, pb)

@@ -8,21 +8,23 @@ optimizes at O3 and returns a ``PTXModule``: ``.ptx`` (the PTX text), ``.llvm_ir
 program (``host.py``) on the GPU through ``runtime.cuda``. Compiling needs no GPU; calling
 without one raises RuntimeError("no CUDA device: ...").
 
-``CudaBackend(device)`` is the backend the compilation pipeline uses for ``target="cuda"``:
-its ``prepare`` rewrites the tensor-level module before lowering (``matmul.prepare``,
-``gpu_reduce.prepare``).
+``CudaBackend(target)`` is the backend (``backend/base.py``) the compilation pipeline uses for
+``target="cuda"`` / ``"cuda:N"`` (a ``compiler.targets.CudaTarget``): its ``prepare`` rewrites
+the tensor-level module before lowering (``matmul.prepare``, ``gpu_reduce.prepare``).
 """
 
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import replace
 
 import llvmlite.binding as llvm
 import numpy as np
 
 from ... import types as T
 from ...errors import unsupported
+from ...targets import CudaTarget
+from ..base import Backend
 from ..llvm.errors import error_table
 from . import gpu_reduce as GR
 from . import kernels as K
@@ -34,23 +36,18 @@ from .partition import Partition
 from .target import arch as resolve_arch
 from .target import libdevice_path, optimize, target_machine
 
-
-@dataclass(frozen=True)
-class CudaTarget:
-    """The target of a CUDA compilation: ``name`` is "cuda", ``arch`` the ``sm_XY``."""
-
-    arch: str
-    device: int = 0
-    name: str = "cuda"
-    is_host: bool = False
+DEFAULT_TARGET = CudaTarget()   # "cuda": device 0
 
 
 class PTXModule:
-    """A compiled GPU module (see the package docstring)."""
+    """A compiled GPU module (see the package docstring); ``target``: the CudaTarget with
+    its ``arch``."""
 
-    def __init__(self, module, sm: str, device: int = 0):
+    timings: dict = {}   # one "llvm" time: the pipeline measures it
+
+    def __init__(self, module, sm: str, target: CudaTarget = DEFAULT_TARGET):
         self.arch = sm
-        self.target = CudaTarget(sm, device)
+        self.target = replace(target, arch=sm)
         self.errors = [(kind, message, (loc.file, loc.line, loc.col, loc.function))
                        for kind, message, loc in error_table(module)]
         mod = K.PTXModuleEmitter(module, sm)
@@ -132,31 +129,33 @@ def _dtype(t) -> np.dtype:
                       else T.strong(t))
 
 
-def compile_module(module, arch: str | None = None, device: int = 0) -> PTXModule:
-    """Compile a loop-level ``module`` for the GPU (see the package docstring). Raises
-    ``errors.unsupported`` (a CompileError that is a NotImplementedError) for code the CUDA
-    back end does not support (prints, buffer allocation inside kernels, calls)."""
-    return PTXModule(module, resolve_arch(arch), device)
+def compile_module(module, arch: str | None = None,
+                   target: CudaTarget = DEFAULT_TARGET) -> PTXModule:
+    """Compile a loop-level ``module`` for the GPU ``target`` (see the package docstring),
+    for compute capability ``arch`` (default: ``target.arch``, else the present GPU's).
+    Raises ``errors.unsupported`` (a CompileError that is a NotImplementedError) for code
+    the CUDA back end does not support (prints, buffer allocation inside kernels, calls)."""
+    return PTXModule(module, resolve_arch(arch or target.arch), target)
 
 
-class CudaBackend:
-    """The pipeline's backend for device ``device``: ``prepare(tensor module)`` before
-    lowering, then ``backend(loop module) -> PTXModule``. No loop-level passes after
-    lowering (``loop_pipeline``): each of the lowering's loops is a kernel."""
+class CudaBackend(Backend):
+    """The pipeline's backend for a CudaTarget: ``prepare(tensor module)`` before lowering,
+    then ``codegen(loop module) -> PTXModule``. No loop-level passes after lowering
+    (``loop_pipeline``): each of the lowering's loops is a kernel."""
 
+    name = "cuda"
     loop_pipeline = ""
 
-    def __init__(self, device: int = 0):
-        self.device = device
+    def __init__(self, target: CudaTarget = DEFAULT_TARGET):
+        self.target = target
 
-    @staticmethod
-    def prepare(module):
+    def prepare(self, module):
         """The tensor-level rewrites of the CUDA target (``matmul.prepare``,
         ``gpu_reduce.prepare``)."""
         return GR.prepare(MM.prepare(module))
 
-    def __call__(self, module) -> PTXModule:
-        return compile_module(module, None, self.device)
+    def codegen(self, module) -> PTXModule:
+        return compile_module(module, None, self.target)
 
 
 __all__ = ["CudaBackend", "CudaTarget", "PTXModule", "compile_module"]

@@ -18,6 +18,9 @@ import tempfile
 
 import llvmlite.binding as llvm
 
+from ..llvm.target import create_target_machine
+from ..llvm.target import optimize as optimize_for
+
 TRIPLE = "nvptx64-nvidia-cuda"
 DEFAULT_ARCH = "sm_80"
 
@@ -43,19 +46,14 @@ def _ptx_features(sm: str) -> str:
 @functools.cache
 def target_machine(sm: str) -> llvm.TargetMachine:
     """The NVPTX target machine for ``sm`` (O3)."""
-    llvm.initialize_all_targets()
-    llvm.initialize_all_asmprinters()
-    target = llvm.Target.from_triple(TRIPLE)
-    return target.create_target_machine(cpu=sm, features=_ptx_features(sm), opt=3)
+    return create_target_machine(TRIPLE, sm, _ptx_features(sm))
 
 
 def optimize(module: llvm.ModuleRef, sm: str) -> None:
     """Run LLVM's O3 pipeline for ``sm`` over ``module`` (infers global/shared address
-    spaces of generic pointers, unrolls, hoists)."""
-    tm = target_machine(sm)
-    pto = llvm.create_pipeline_tuning_options(speed_level=3)
-    pb = llvm.create_pass_builder(tm, pto)
-    pb.getModulePassManager().run(module, pb)
+    spaces of generic pointers, unrolls, hoists; no SLP vectorization), the CPU backends'
+    set-up (``backend/llvm/target.py``)."""
+    optimize_for(module, target_machine(sm), slp_vectorization=False)
 
 
 @functools.cache

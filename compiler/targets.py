@@ -1,12 +1,17 @@
-"""Code generation targets: the host CPU, x86-64 CPU levels and other triples.
+"""Code generation targets: the host CPU, x86-64 CPU levels, other triples, CPU models, GPUs.
 
-``resolve(spec)`` accepts ``"cpu"`` (this machine: its triple, CPU name and every feature it
-has), an x86-64 micro-architecture level (``"x86-64"``, ``"x86-64-v2"`` .. ``"x86-64-v4"``,
-code for any CPU of that level) or a Linux triple (``"aarch64-linux-gnu"``,
-``"x86_64-unknown-linux-gnu"``, generic CPU of that architecture). Code for a target other
-than ``"cpu"`` is compiled to an object file only (``cross.CrossModule``): it is saved, not
-run. ``cpu_model(name)`` is one CPU model by LLVM's name, for reading the code that model
-gets (``grafo translate --mcpu``, tests of code generation); it is not saved.
+``resolve(spec)`` is the one place a target name is read. It accepts ``"cpu"`` (this
+machine: its triple, CPU name and every feature it has), an x86-64 micro-architecture level
+(``"x86-64"``, ``"x86-64-v2"`` .. ``"x86-64-v4"``, code for any CPU of that level), a Linux
+triple (``"aarch64-linux-gnu"``, ``"x86_64-unknown-linux-gnu"``, generic CPU of that
+architecture), ``"cuda"`` or ``"cuda:N"`` (the GPU of device index N, default 0), or a
+``Target`` / ``CudaTarget`` made before. ``cpu_model(name)`` is one CPU model by LLVM's name,
+for reading the code that model gets (``grafo translate --mcpu``, tests of code
+generation); its code is not saved.
+
+A CPU ``Target`` other than ``"cpu"`` is compiled to an object file only (the object
+backend, ``compiler/backend/cpu.py``): it is saved, not run. Which backend compiles for a
+target is ``compiler.backend.for_target``'s choice.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ _ARCHES = {"x86_64": "x86-64", "aarch64": "generic"}   # architecture -> generic
 
 @dataclass(frozen=True)
 class Target:
-    """Where code runs: ``name`` (as given to ``compile``), LLVM ``triple``, ``cpu`` name,
+    """Where CPU code runs: ``name`` (as given to ``compile``), LLVM ``triple``, ``cpu`` name,
     ``features`` (the LLVM names of the instruction-set features the code may use) and
     ``llvm_features`` (the exact feature string given to LLVM, ``+avx2,-avx512f,...``).
     ``inspect_only``: the features are LLVM's defaults for ``cpu``, which grafo cannot list
@@ -36,6 +41,7 @@ class Target:
 
     @property
     def is_host(self) -> bool:
+        """Whether code for it runs in this process (the target "cpu")."""
         return self.name == "cpu"
 
     @property
@@ -50,6 +56,20 @@ class Target:
     def from_manifest(cls, m: dict) -> Target:
         return cls(m["name"], m["triple"], m["cpu"], tuple(m["features"]),
                    m.get("llvm_features", ""))
+
+
+@dataclass(frozen=True)
+class CudaTarget:
+    """An NVIDIA GPU: ``name`` as given ("cuda" or "cuda:N"), CUDA ``device`` index, and
+    ``arch``, the ``sm_XY`` compiled for (None until the CUDA backend picks the present
+    GPU's, or ``sm_80`` without one). Its code runs through the CUDA driver, not in this
+    process's address space (``is_host`` is False)."""
+
+    name: str = "cuda"
+    device: int = 0
+    arch: str | None = None
+
+    is_host = False
 
 
 @functools.cache
@@ -68,20 +88,40 @@ def _normalize_triple(spec: str) -> str | None:
     return "-".join([parts[0], "unknown", *parts[1:]]) if len(parts) == 3 else spec
 
 
-def resolve(spec) -> Target:
-    """The Target named by ``spec`` (a Target, None or "cpu" for the host, an x86-64 level,
-    or a Linux triple of x86_64 or aarch64). Raises ValueError for anything else."""
-    if isinstance(spec, Target):
+def is_cuda(spec) -> bool:
+    """Whether ``spec`` names a GPU: a CudaTarget or a name starting with "cuda". Reads no
+    LLVM, unlike resolving "cpu" (a Function asks this before it looks in the disk cache)."""
+    return isinstance(spec, CudaTarget) or (isinstance(spec, str) and spec.startswith("cuda"))
+
+
+def _cuda(spec: str) -> CudaTarget:
+    """The CudaTarget of "cuda" / "cuda:N"; ValueError for another name starting "cuda"."""
+    if spec == "cuda":
+        return CudaTarget()
+    head, _, index = spec.partition(":")
+    if head != "cuda" or not index.isdigit():
+        raise ValueError(f"unknown target {spec!r}: a CUDA device is 'cuda' or 'cuda:N' with "
+                         f"N a device index (0, 1, ...)")
+    return CudaTarget(spec, int(index))
+
+
+def resolve(spec) -> Target | CudaTarget:
+    """The target named by ``spec`` (see the module docstring): a Target or CudaTarget as it
+    is, None, "cpu" or "host" for this machine, an x86-64 level, a Linux triple of x86_64
+    or aarch64, "cuda" or "cuda:N". Raises ValueError for anything else."""
+    if isinstance(spec, (Target, CudaTarget)):
         return spec
     if spec is None or spec in ("cpu", "host"):
         return host()
     if spec in X86_LEVELS:
         return _generic(spec, "x86_64-unknown-linux-gnu", spec, X86_LEVELS[spec])
+    if is_cuda(spec):
+        return _cuda(spec)
     triple = _normalize_triple(spec) if isinstance(spec, str) else None
     if triple is None:
         raise ValueError(f"unknown target {spec!r}: use 'cpu' (this machine), one of "
-                         f"{', '.join(map(repr, X86_LEVELS))}, or a Linux triple such as "
-                         f"'aarch64-linux-gnu'")
+                         f"{', '.join(map(repr, X86_LEVELS))}, a Linux triple such as "
+                         f"'aarch64-linux-gnu', or 'cuda' / 'cuda:N'")
     arch = triple.split("-", 1)[0]
     return _generic(spec, triple, _ARCHES[arch], X86_LEVELS["x86-64"] if arch == "x86_64" else ())
 
@@ -90,10 +130,12 @@ def cpu_model(cpu: str, triple: str = "x86_64-unknown-linux-gnu") -> Target:
     """One CPU model by its LLVM name (``"znver4"``, ``"sapphirerapids"``, ``"haswell"``,
     ``"neoverse-v1"`` with an aarch64 triple ...) with all the features LLVM gives it, as
     ``llc -mcpu`` does: its ``llvm_ir`` and ``asm`` show what that CPU gets (vector widths
-    follow its tuning). Raises ValueError for a triple ``resolve`` does not accept; an
-    unknown CPU name is LLVM's generic CPU of the architecture."""
-    triple = resolve(triple).triple
-    return Target(cpu, triple, cpu, (), "", inspect_only=True)
+    follow its tuning). Raises ValueError for a triple ``resolve`` does not accept as a CPU
+    target; an unknown CPU name is LLVM's generic CPU of the architecture."""
+    target = resolve(triple)
+    if not isinstance(target, Target):
+        raise ValueError(f"cpu_model needs a CPU triple, got {triple!r}")
+    return Target(cpu, target.triple, cpu, (), "", inspect_only=True)
 
 
 def _generic(name: str, triple: str, cpu: str, features) -> Target:

@@ -1,0 +1,36 @@
+"""The CPU backends: ``JITBackend`` (this machine, code loaded into the process) and
+``ObjectBackend`` (another CPU target: optimized LLVM IR and assembly, saved as an artifact,
+``compiler/aot``). Both lower loop-level IR with ``backend/llvm`` and run the same loop-level
+passes (``passes.LOOP_PIPELINE``) and O3 set-up (``backend/llvm/target.py``)."""
+
+from __future__ import annotations
+
+from ..targets import Target, host
+from .base import Backend
+
+
+class JITBackend(Backend):
+    """This CPU: ``backend.llvm.jit.CompiledModule``, callable in this process."""
+
+    name = "jit"
+
+    def __init__(self):
+        self.target = host()
+
+    def codegen(self, module):
+        from .llvm import compile_module
+        return compile_module(module)
+
+
+class ObjectBackend(Backend):
+    """A CPU ``Target`` other than this machine (an x86-64 level, a triple, a CPU model):
+    ``backend.llvm.cross.CrossModule``, whose entries raise RuntimeError when called."""
+
+    name = "object"
+
+    def __init__(self, target: Target):
+        self.target = target
+
+    def codegen(self, module):
+        from .llvm.cross import CrossModule
+        return CrossModule(module, self.target)
