@@ -64,52 +64,17 @@ def inline(cx, fn, args, kwargs, local: LocalFunction | None = None):
                            or inspect.iscoroutinefunction(fn)):
         cx.fail(f"'{name}' is a generator or coroutine function, which is not "
                 f"supported", "return the values instead")
-    signature = local.signature if local is not None else inspect.signature(fn)
-    try:
-        bound = signature.bind(*args, **kwargs)
-    except TypeError as e:
-        cx.fail(f"{name}(): {e}")
-    bound.apply_defaults()
-    frame = Frame(fn, Scope()) if local is None else Frame(
-        None, Scope(), local.node, local.frame)
+    frame, bound = _frame(cx, fn, args, kwargs, local, name)
     frame.key = key
-    for pname, value in bound.arguments.items():
-        kind = bound.signature.parameters[pname].kind
-        if kind is inspect.Parameter.VAR_KEYWORD:
-            cx.fail(f"'{name}' takes **{pname}, which is not supported")
-        if kind is inspect.Parameter.VAR_POSITIONAL:
-            value = TupleValue(tuple(value))
-        elif not _is_frontend_value(value):
-            value = Constant(value)
-        frame.scope[pname] = value
-    captured = stored_bases(_body(frame.node)) - set(bound.arguments)
+    captured = stored_bases(_body(frame.node)) - bound
     # arrays of the enclosing function it reads: writes through views of them reach it
-    read = free_reads(_body(frame.node)) - captured - set(bound.arguments) \
-        if local is not None else set()
+    read = free_reads(_body(frame.node)) - captured - bound if local is not None else set()
     for n, v in cx.scope.names.items():
         if n.startswith((VAR, GLOBAL)):
             frame.scope[n] = v
     cx.frames.append(frame)
     try:
-        for n in sorted(captured | read):
-            owner = local.frame if local is not None else None
-            while owner is not None and n not in owner.scope.names:
-                owner = owner.parent
-            if owner is None:
-                continue
-            value = owner.scope[n]
-            if n in captured:
-                value = mutation.materialize_local(cx, owner.scope, value)
-            if is_array(value) or isinstance(value, TupleValue):
-                cx.scope[n] = value
-        # an array the caller holds in a tuple (or a nested function's default) is
-        # observable through a hidden name ("t[0]") that follows writes like an alias
-        for slot, v in slots(cx.scope):
-            if not isinstance(slot, str) and is_array(v):
-                cx.scope[text(slot)] = v
-        for n in list(cx.scope.names):
-            if is_array(cx.scope[n]) or n.startswith(GLOBAL):
-                tracking.track(cx, n, snapshot=n.startswith(GLOBAL))
+        _track_buffers(cx, local, captured, read)
         value = run_body(cx, frame.node)
         exits = [(n, v, tracking.exit_value(cx, n)) for n, v in frame.tracked.items()]
     finally:
@@ -121,6 +86,54 @@ def inline(cx, fn, args, kwargs, local: LocalFunction | None = None):
         if new is not None and new is not old:
             mutation.mutate(cx, old, new)
     return value
+
+
+def _frame(cx, fn, args, kwargs, local, name: str) -> tuple:
+    """(frame, parameter names): a new frame for calling ``fn`` (or the nested function
+    ``local``) with its parameters bound to the arguments."""
+    signature = local.signature if local is not None else inspect.signature(fn)
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as e:
+        cx.fail(f"{name}(): {e}")
+    bound.apply_defaults()
+    frame = Frame(fn, Scope()) if local is None else Frame(
+        None, Scope(), local.node, local.frame)
+    for pname, value in bound.arguments.items():
+        kind = bound.signature.parameters[pname].kind
+        if kind is inspect.Parameter.VAR_KEYWORD:
+            cx.fail(f"'{name}' takes **{pname}, which is not supported")
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            value = TupleValue(tuple(value))
+        elif not _is_frontend_value(value):
+            value = Constant(value)
+        frame.scope[pname] = value
+    return frame, set(bound.arguments)
+
+
+def _track_buffers(cx, local, captured: set, read: set) -> None:
+    """In the callee's new frame: bind the enclosing function's arrays that a nested
+    function writes into (``captured``) or reads (``read``), then track every buffer the
+    caller can observe."""
+    for n in sorted(captured | read):
+        owner = local.frame if local is not None else None
+        while owner is not None and n not in owner.scope.names:
+            owner = owner.parent
+        if owner is None:
+            continue
+        value = owner.scope[n]
+        if n in captured:
+            value = mutation.materialize_local(cx, owner.scope, value)
+        if is_array(value) or isinstance(value, TupleValue):
+            cx.scope[n] = value
+    # an array the caller holds in a tuple (or a nested function's default) is
+    # observable through a hidden name ("t[0]") that follows writes like an alias
+    for slot, v in slots(cx.scope):
+        if not isinstance(slot, str) and is_array(v):
+            cx.scope[text(slot)] = v
+    for n in list(cx.scope.names):
+        if is_array(cx.scope[n]) or n.startswith(GLOBAL):
+            tracking.track(cx, n, snapshot=n.startswith(GLOBAL))
 
 
 def _is_frontend_value(v) -> bool:

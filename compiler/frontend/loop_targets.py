@@ -13,7 +13,7 @@ from ..ir.core import Block
 from . import arrays as A
 from . import branches, statements
 from .ast_scan import assigned_names
-from .merge import discard, initial_spec, joined_or_none, placeholder
+from .merge import DONTCARE, discard, initial_spec, joined_or_none, placeholder
 from .ops import apply_ufunc, cast, check
 from .scope import BROKE, RETURNED, Scope, resolve
 from .values import Constant, RangeValue, Undefined, describe
@@ -46,6 +46,22 @@ def range_bounds(cx, rng: RangeValue):
         return apply_ufunc(cx, np.add, [cast(cx, start, T.py_int), scaled], operator.add)
 
     return (cast(cx, Constant(0), T.py_int), n, cast(cx, Constant(1), T.py_int), value)
+
+
+def carried_targets(cx, target, rng, value_of, item, outer: Scope) -> dict:
+    """``{name: (init, spec)}`` of the names the ``for`` target binds that the loop carries.
+    The target is bound at the top of every iteration: it is carried for its value after the
+    loop, never with a type joined from an older value (``init`` DONTCARE where its value
+    before the loop does not fit). Rows (views) are not carried without one."""
+    runs = runs_statically(rng)
+    out = {}
+    for n, spec in target_specs(cx, target, value_of, item).items():
+        before = value_before(outer, n)
+        fits = before is not None and joined_or_none(cx, n, spec, before) == spec
+        if fits or (runs is not False and (runs or before is not None) and not any(
+                isinstance(x, T.TensorType) for x in spec[1])):
+            out[n] = (before if fits else DONTCARE, spec)
+    return out
 
 
 def target_specs(cx, target, value_of, item) -> dict:
@@ -91,7 +107,7 @@ def target_after(cx, name, before, carried, rng, line) -> None:
         cx.scope[name] = before
         return
     if carried and joined_or_none(cx, name, initial_spec(cx.scope[name]),
-                                   before) is not None:
+                                  before) is not None:
         def zero_trips():
             cx.scope[name] = before
 

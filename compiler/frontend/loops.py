@@ -83,33 +83,14 @@ def _loop(cx, node, rng, item=None) -> None:
             outer[LIVE + n] = Constant(True)
     kept, risky = links.loop_links(cx, outer, rebound_names(node.body, outer) | targets)
     made = []  # links the body makes for the next iteration (``iteration_links``)
-    carried = [n for n in sorted(assigned - targets) if n in outer.names
-               and not isinstance(outer[n], Undefined)]
-    inits = {n: outer[n] for n in carried}
-    if contains(node.body, ast.Break):
-        carried.append(BROKE)
-        inits[BROKE] = Constant(False)
-    if contains(node.body, ast.Return):
-        carried.append(RETURNED)
-        inits[RETURNED] = outer[RETURNED]
-        for n in sorted(outer.names):
-            if n not in FLAGS and is_special(n) and n not in carried:
-                carried.append(n)
-                inits[n] = outer[n]
+    carried, inits = _carried(node.body, outer, assigned - targets)
     bounds = loop_targets.range_bounds(cx, rng) if rng is not None else None
     specs = {n: initial_spec(inits[n]) for n in carried}
     if targets:
-        runs = loop_targets.runs_statically(rng)
-        for n, spec in loop_targets.target_specs(cx, node.target, bounds[3], item).items():
-            before = loop_targets.value_before(outer, n)
-            fits = before is not None and joined_or_none(cx, n, spec, before) == spec
-            # The target is bound at the top of every iteration: it is carried for its
-            # value after the loop, never with a type joined from an older value. Rows
-            # (views) are not carried without one.
-            if fits or (runs is not False and (runs or before is not None) and not any(
-                    isinstance(x, T.TensorType) for x in spec[1])):
-                carried.append(n)
-                inits[n], specs[n] = before if fits else DONTCARE, spec
+        found = loop_targets.carried_targets(cx, node.target, rng, bounds[3], item, outer)
+        for n, (init, spec) in found.items():
+            carried.append(n)
+            inits[n], specs[n] = init, spec
     for _ in range(16):
         attempt = _loop_attempt(cx, node, bounds, item, carried, inits, specs,
                                 (kept, risky, made))
@@ -130,20 +111,30 @@ def _loop(cx, node, rng, item=None) -> None:
         prelude.ops.remove(o)
         cx.builder.insert(o)
     cx.builder.insert(op)
-    results = iter(op.results)
     after = outer.copy()
     line = cx.builder.loc.line
     for n in sorted(assigned - targets):
         if n not in carried:
             after[n] = Undefined(n, f"is assigned only inside the loop at line {line} and "
                                     f"used after it", f"assign '{n}' before the loop")
-    for n in carried:
-        struct, leaves = specs[n]
-        after[n] = unflatten(struct, iter([next(results) if isinstance(x, T.Type) else x
-                                           for x in leaves]))
+    _bind_carried(after, carried, specs, op.results)
     links.remake_links(cx, after, kept)
     links.guard_iteration_links(cx, after, made, line)
     links.guard_links(cx, after, risky, line)  # its message wins for links made before
+    broke = _exit_flags(node, rng, outer, after, carried)
+    cx.scope = after
+    for n in sorted(targets):
+        if n not in carried or inits[n] is DONTCARE:
+            loop_targets.target_after(cx, n, loop_targets.value_before(outer, n),
+                                      n in carried, rng, line)
+    if node.orelse and not after.terminated:
+        _else_clause(cx, node, broke)
+
+
+def _exit_flags(node, rng, outer: Scope, after: Scope, carried):
+    """The loop's break flag once it ended; ``after`` (the scope after the loop) gets the
+    enclosing loop's break and continue flags back, and ends when only a ``return`` leaves
+    the loop."""
     broke = after.names.get(BROKE, Constant(False)) if BROKE in carried else Constant(False)
     for n in (BROKE, CONTINUED):
         after.names.pop(n, None)
@@ -152,18 +143,37 @@ def _loop(cx, node, rng, item=None) -> None:
     if rng is None and _always_true(node.test) and BROKE not in carried:
         after.terminated = True  # only a return leaves `while True:`
         after.returned = RETURNED in carried
-    cx.scope = after
-    for n in sorted(targets):
-        if n not in carried or inits[n] is DONTCARE:
-            loop_targets.target_after(cx, n, loop_targets.value_before(outer, n),
-                                      n in carried, rng, line)
-    if node.orelse and not after.terminated:
-        if isinstance(broke, Constant):
-            if not broke.value:
-                statements.block(cx, node.orelse)
-        else:
-            branches.branch(cx, logical_not(cx, broke), lambda: statements.block(cx, node.orelse),
-                            lambda: None)
+    return broke
+
+
+def _else_clause(cx, node, broke) -> None:
+    """The loop's ``else`` clause, which runs unless a ``break`` ended the loop."""
+    if isinstance(broke, Constant):
+        if not broke.value:
+            statements.block(cx, node.orelse)
+    else:
+        branches.branch(cx, logical_not(cx, broke), lambda: statements.block(cx, node.orelse),
+                        lambda: None)
+
+
+def _carried(body, outer: Scope, assigned: set) -> tuple:
+    """(carried, inits): the names a loop carries apart from its target, with their values
+    on entry: the ``assigned`` ones bound before the loop, and the flags its ``body`` may
+    set (with a ``return``, the return value and the globals' exit values too)."""
+    carried = [n for n in sorted(assigned) if n in outer.names
+               and not isinstance(outer[n], Undefined)]
+    inits = {n: outer[n] for n in carried}
+    if contains(body, ast.Break):
+        carried.append(BROKE)
+        inits[BROKE] = Constant(False)
+    if contains(body, ast.Return):
+        carried.append(RETURNED)
+        inits[RETURNED] = outer[RETURNED]
+        for n in sorted(outer.names):
+            if n not in FLAGS and is_special(n) and n not in carried:
+                carried.append(n)
+                inits[n] = outer[n]
+    return carried, inits
 
 
 def _loop_attempt(cx, node, bounds, item, carried, inits, specs, outside):
@@ -174,28 +184,9 @@ def _loop_attempt(cx, node, bounds, item, carried, inits, specs, outside):
     instead of carrying them."""
     prelude = Block()
     with cx.builder.at_end(prelude):
-        init_values = []
-        for n in carried:
-            struct, leaves = specs[n]
-            given = flatten_as(inits[n], struct) if inits[n] is not DONTCARE \
-                else [DONTCARE] * len(leaves)
-            for x, spec in zip(given, leaves, strict=True):
-                if isinstance(spec, T.Type):
-                    init_values.append(placeholder(cx, spec) if x is DONTCARE
-                                       else coerce(cx, x, spec))
-    if bounds is not None:
-        lb, ub, step, value_of = bounds
-        with cx.builder.at_end(prelude):
-            # Upstream scf.for bounds are signless integers: the counter runs as int64 and
-            # the body sees it as a Python int again (both casts vanish when lowered).
-            lb, ub, step = (cast(cx, v, T.i64) for v in (lb, ub, step))
-        op = scf.ForOp.create(lb, ub, step, init_values)
-        body, args = op.body, op.body.args[1:]
-    else:
-        op = scf.WhileOp.create(init_values)
-        body, args = op.after, op.after.args
-        _while_condition(cx, node, op, carried, specs)
-    scope = _bind_carried(cx, Scope(cx.scope.names), carried, specs, args)
+        init_values = _carried_values(cx, inits, carried, specs)
+    op, body, args = _loop_op(cx, node, bounds, prelude, init_values, carried, specs)
+    scope = _bind_carried(Scope(cx.scope.names), carried, specs, args)
     kept, risky, made = outside
     line = cx.loc(node).line
     with cx.builder.at_end(body):
@@ -213,12 +204,11 @@ def _loop_attempt(cx, node, bounds, item, carried, inits, specs, outside):
         if bounds is not None:
             with cx.at(node.target):
                 counter = cast(cx, op.induction_var, T.py_int)
-                loop_targets.bind_target(cx, node.target, value_of(counter), item, carried)
+                loop_targets.bind_target(cx, node.target, bounds[3](counter), item, carried)
         statements.block(cx, node.body)
 
     _, end = branches.run_in(cx, body, scope, run_body)
-    new_specs, changed = dict(specs), False
-    ends = {}
+    changed = False
     if not end.returned:
         with cx.builder.at_end(body):
             links.check_links(cx, end, kept, line)
@@ -227,16 +217,40 @@ def _loop_attempt(cx, node, bounds, item, carried, inits, specs, outside):
             node.body, scope)) if (k[0], k[2]) not in seen]
         made.extend(new)
         changed = bool(new)  # built again with the new links guarded
-    linked = {}  # name -> the paths into its value of the slots the body makes again
-    for n, _, _ in kept:
-        linked.setdefault(name_of(n), set()).add(() if isinstance(n, str) else n[1])
     observed = tracking.kept_on_return(cx, [end])  # the caller's buffers, also once returned
-    late = [n for n in sorted(end.names) if n not in carried and (
-        (is_special(n) and n not in FLAGS and RETURNED in carried)
-        or ((not end.returned or n in observed) and not is_special(n) and n in incoming
-            and not isinstance(incoming[n], Undefined)  # assigned in the body
-            and not same_but(end.names[n], incoming[n], linked.get(n, ()))))]
-    # changed by a mutation or callee, not only in slots made again from their base
+    ends, new_specs, joined = _end_values(cx, end, incoming, carried, specs, observed,
+                                          _late(end, carried, incoming, kept, observed))
+    if changed or joined:
+        discard(prelude)
+        discard_op(op)
+        return new_specs
+    with cx.builder.at_end(body):
+        cx.emit_op(scf.YieldOp, _carried_values(cx, ends, carried, specs))
+    return prelude, op
+
+
+def _loop_op(cx, node, bounds, prelude: Block, init_values, carried, specs) -> tuple:
+    """(op, body, args): the ``scf.for`` over ``bounds`` (``scf.while`` with its condition
+    when None) that carries ``init_values``, its body block and the body's carried block
+    arguments."""
+    if bounds is None:
+        op = scf.WhileOp.create(init_values)
+        _while_condition(cx, node, op, carried, specs)
+        return op, op.after, op.after.args
+    lb, ub, step, _ = bounds
+    with cx.builder.at_end(prelude):
+        # Upstream scf.for bounds are signless integers: the counter runs as int64 and
+        # the body sees it as a Python int again (both casts vanish when lowered).
+        lb, ub, step = (cast(cx, v, T.i64) for v in (lb, ub, step))
+    op = scf.ForOp.create(lb, ub, step, init_values)
+    return op, op.body, op.body.args[1:]
+
+
+def _end_values(cx, end: Scope, incoming: dict, carried, specs, observed: set, late) -> tuple:
+    """(ends, specs, changed): the values of the carried and ``late`` names at the end of the
+    body, the carried specs that hold them, and whether those differ from ``specs`` (on a
+    path that returned, a name yields its incoming value unless the caller observes it)."""
+    new_specs, ends, changed = dict(specs), {}, False
     for n in carried + late:
         dead = end.returned and not is_special(n) and n not in observed
         v = incoming[n] if dead else end.names.get(n, MISSING)
@@ -246,27 +260,44 @@ def _loop_attempt(cx, node, bounds, item, carried, inits, specs, outside):
             v.fail(cx.builder.loc)
         ends[n] = v
         spec = joined_spec(cx, n, specs.get(n) if n not in late or n not in incoming
-                            else initial_spec(resolve(cx.scope, incoming[n])), v)
+                           else initial_spec(resolve(cx.scope, incoming[n])), v)
         if spec != specs.get(n):
             new_specs[n], changed = spec, True
-    if changed:
-        discard(prelude)
-        discard_op(op)
-        return new_specs
-    with cx.builder.at_end(body):
-        yields = []
-        for n in carried:
-            for x, spec in zip(flatten_as(ends[n], specs[n][0]), specs[n][1],
-                               strict=True):
-                if isinstance(spec, T.Type):
-                    yields.append(placeholder(cx, spec) if x is DONTCARE
-                                  else coerce(cx, x, spec))
-        cx.emit_op(scf.YieldOp, yields)
-    return prelude, op
+    return ends, new_specs, changed
+
+
+def _late(end: Scope, carried, incoming: dict, kept, observed: set) -> list:
+    """The names the body changed that the loop does not carry yet: the return value and
+    the snapshot buffers' exit values once a ``return`` may run, and the names bound before
+    the loop (not assigned in the body) that a mutation or callee changed, not only in the
+    slots the body makes again from their base (``kept``); on a path that returned, only the
+    ``observed`` ones."""
+    linked = {}  # name -> the paths into its value of the slots the body makes again
+    for n, _, _ in kept:
+        linked.setdefault(name_of(n), set()).add(() if isinstance(n, str) else n[1])
+    return [n for n in sorted(end.names) if n not in carried and (
+        (is_special(n) and n not in FLAGS and RETURNED in carried)
+        or ((not end.returned or n in observed) and not is_special(n) and n in incoming
+            and not isinstance(incoming[n], Undefined)  # assigned in the body
+            and not same_but(end.names[n], incoming[n], linked.get(n, ()))))]
+
+
+def _carried_values(cx, values: dict, carried, specs) -> list:
+    """The run-time leaves of the carried names' ``values`` as the loop carries them (cast
+    to the types of their specs; a placeholder for DONTCARE)."""
+    out = []
+    for n in carried:
+        struct, leaves = specs[n]
+        given = flatten_as(values[n], struct) if values[n] is not DONTCARE \
+            else [DONTCARE] * len(leaves)
+        for x, spec in zip(given, leaves, strict=True):
+            if isinstance(spec, T.Type):
+                out.append(placeholder(cx, spec) if x is DONTCARE else coerce(cx, x, spec))
+    return out
 
 
 def _while_condition(cx, node, op, carried, specs) -> None:
-    scope = _bind_carried(cx, Scope(cx.scope.names), carried, specs, op.before.args)
+    scope = _bind_carried(Scope(cx.scope.names), carried, specs, op.before.args)
 
     def test():
         value = expressions.expr(cx, node.test, optional=True)
@@ -287,13 +318,14 @@ def _while_condition(cx, node, op, carried, specs) -> None:
     branches.run_in(cx, op.before, scope, condition)
 
 
-def _bind_carried(cx, scope: Scope, carried, specs, args) -> Scope:
-    it = iter(args)
+def _bind_carried(scope: Scope, carried, specs, values) -> Scope:
+    """Bind the carried names in ``scope`` to their values, rebuilt from their specs and the
+    run-time ``values`` (block arguments or loop results)."""
+    it = iter(values)
     for n in carried:
         struct, leaves = specs[n]
         scope[n] = unflatten(struct, iter([next(it) if isinstance(x, T.Type) else x
                                            for x in leaves]))
-    scope.terminated = scope.returned = False
     return scope
 
 
