@@ -1,6 +1,6 @@
 """NumPy array functions as ops: reductions, matmul/dot, transpose, reshape, array creation,
-``where``, ``clip`` and casts. Each takes the converter and frontend values and follows
-NumPy's dtype and shape rules (checked against NumPy in tests/test_frontend_numpy.py)."""
+``where``, ``clip`` and casts. Each takes the conversion state ``cx`` and frontend values and
+follows NumPy's dtype and shape rules (checked against NumPy in tests/test_frontend_numpy.py)."""
 
 from __future__ import annotations
 

@@ -11,17 +11,15 @@ the caller assigns that result to the global (``runtime.results.bind_globals``).
 found while converting: the first ``global`` statement naming a new one restarts the
 conversion with it (``NewGlobal``), so every function sees all slots from its entry on.
 A slot must hold a Python or NumPy scalar, of the same type before and after the call.
+``State.slots`` lists the slots of a conversion, ``State.global_args`` their hidden arguments.
 """
 
 from __future__ import annotations
 
-import ast
-
 from ..errors import CompileError
-from .mutation import EXIT
+from . import tracking
+from .scope import EXIT, GLOBAL
 from .values import Constant, const_type, describe, type_of
-
-GLOBAL = "%global:"
 
 
 class NewGlobal(Exception):  # noqa: N818 - a restart signal, not an error
@@ -37,18 +35,6 @@ def namespace_of(frame) -> dict:
     while frame.fn is None:
         frame = frame.parent
     return frame.fn.__globals__
-
-
-def declared_globals(node) -> set:
-    """Names a function body declares ``global`` (not inside nested definitions)."""
-    out, stack = set(), list(node.body) if not isinstance(node, ast.Lambda) else []
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Global):
-            out.update(n.names)
-        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(n))
-    return out
 
 
 def slot_types(slots, loc) -> list:
@@ -67,47 +53,46 @@ def slot_types(slots, loc) -> list:
     return types
 
 
-class GlobalsMixin:
-    """``global`` statements for ``Converter``; ``self.slots`` lists the known slots."""
+def bind_globals(cx, args) -> None:
+    """Bind the hidden arguments of the slots in the compiled function."""
+    for k, arg in enumerate(args):
+        cx.scope[f"{GLOBAL}{k}"] = arg
+        tracking.track(cx, f"{GLOBAL}{k}", snapshot=True)
 
-    def bind_globals(self, args) -> None:
-        """Bind the hidden arguments of the slots in the compiled function."""
-        for k, arg in enumerate(args):
-            self.scope[f"{GLOBAL}{k}"] = arg
-            self.track(f"{GLOBAL}{k}", snapshot=True)
 
-    def global_slot(self, name: str):
-        """The hidden name of global ``name`` of this frame's module when the compiled code
-        rebinds it, else None."""
-        namespace = namespace_of(self.frame)
-        for k, (ns, n) in enumerate(self.slots):
-            if ns is namespace and n == name:
-                return f"{GLOBAL}{k}"
-        return None
+def global_slot(cx, name: str):
+    """The hidden name of global ``name`` of this frame's module when the compiled code
+    rebinds it, else None."""
+    namespace = namespace_of(cx.frame)
+    for k, (ns, n) in enumerate(cx.slots):
+        if ns is namespace and n == name:
+            return f"{GLOBAL}{k}"
+    return None
 
-    def store_global(self, name: str, value) -> bool:
-        """Bind global ``name`` when this frame declares it ``global``; False otherwise."""
-        if name not in self.frame.declared:
-            return False
-        hidden = self.global_slot(name)
-        if hidden is None:
-            raise NewGlobal((namespace_of(self.frame), name))
-        self.scope[hidden] = value
-        return True
 
-    def global_results(self, loc) -> list:
-        """The final values of the slots, checked to keep their types."""
-        out = []
-        for k, (arg, (_, name)) in enumerate(zip(self.global_args, self.slots, strict=True)):
-            final = self.scope.get(EXIT + f"{GLOBAL}{k}", arg)
-            t = type_of(final)
-            if t != arg.type:
-                raise CompileError(f"global '{name}' holds {arg.type} when the call starts "
-                                   f"and {describe(final)} after it", loc,
-                                   "keep the global's type (e.g. assign float(v))")
-            out.append(final)
-        return out
+def store_global(cx, name: str, value) -> bool:
+    """Bind global ``name`` when this frame declares it ``global``; False otherwise."""
+    if name not in cx.frame.declared:
+        return False
+    hidden = global_slot(cx, name)
+    if hidden is None:
+        raise NewGlobal((namespace_of(cx.frame), name))
+    cx.scope[hidden] = value
+    return True
 
+
+def global_results(cx, loc) -> list:
+    """The final values of the slots, checked to keep their types."""
+    out = []
+    for k, (arg, (_, name)) in enumerate(zip(cx.global_args, cx.slots, strict=True)):
+        final = cx.scope.get(EXIT + f"{GLOBAL}{k}", arg)
+        t = type_of(final)
+        if t != arg.type:
+            raise CompileError(f"global '{name}' holds {arg.type} when the call starts "
+                               f"and {describe(final)} after it", loc,
+                               "keep the global's type (e.g. assign float(v))")
+        out.append(final)
+    return out
 
 
 def global_slots(fn, keys) -> list:

@@ -2,15 +2,27 @@
 branches of an ``if``, a loop's entry and back edge): structure (tuples), types (NumPy
 promotion, static dims that differ become dynamic) and placeholders for paths on which a
 value does not matter. A variable that is None on some paths and a value on others becomes
-an ``OptionalValue`` (a "has value" flag and the value, carried as two leaves)."""
+an ``OptionalValue`` (a "has value" flag and the value, carried as two leaves). What a loop
+carries for a variable is its *spec* ``(structure, leaves)``, a leaf being the IR type of a
+run-time value or a compile-time value itself (``initial_spec``, ``joined_spec``)."""
 
 from __future__ import annotations
 
 from .. import types as T
 from ..dialects import np as npd
+from ..errors import CompileError
 from ..ir.core import Block
 from .ops import constant
-from .values import Constant, OptionalValue, TupleValue, describe, type_of
+from .scope import display_name
+from .values import (
+    Constant,
+    LocalFunction,
+    OptionalValue,
+    TupleValue,
+    describe,
+    same_constant,
+    type_of,
+)
 
 LEAF = "leaf"
 OPTIONAL = "optional"
@@ -150,3 +162,49 @@ def discard_op(op) -> None:
     """Drop the uses held by an op (and its regions) that is thrown away."""
     for nested in op.walk_post():
         nested.drop_operands()
+
+
+def initial_spec(value):
+    """(structure, leaves): a leaf is its IR type when it can be carried at run time, else
+    the frozen compile-time value itself."""
+    struct, leaves = flatten(value)
+    return (struct, [type_of(x) or x for x in leaves])
+
+
+def joined_spec(cx, name, spec, end):
+    """The carried spec of ``name`` that also holds ``end`` (the value at the end of the
+    body)."""
+    what = display_name(name)
+    if spec is None:
+        return initial_spec(end)
+    spec = optional_spec(cx, what, spec, end)
+    struct, leaves = flatten(as_optional(end) if spec[0] == OPTIONAL else end)
+    if struct != spec[0]:
+        cx.fail(f"{what} changes from one kind of value to {describe(end)} inside the "
+                f"loop", "give the variable the same kind of value in every iteration")
+    out = []
+    for x, s in zip(leaves, spec[1], strict=True):
+        if x is DONTCARE:
+            out.append(s)
+        elif isinstance(s, T.Type):
+            out.append(join_types(cx, what, s, leaf_type(cx, what, x)))
+        elif (isinstance(x, Constant) and isinstance(s, Constant)
+              and same_constant(x.value, s.value)) or x is s:
+            out.append(s)
+        elif isinstance(x, LocalFunction) and isinstance(s, LocalFunction):
+            cx.fail(f"{what} is bound to a new nested function '{x.name}' (or one with "
+                    f"other default values) in each iteration of the loop",
+                    "define the function before the loop and pass the values that "
+                    "change as arguments")
+        else:
+            cx.fail(f"{what} changes from {describe(s)} to {describe(x)} inside the loop",
+                    "give the variable the same kind of value in every iteration")
+    return (struct, out)
+
+
+def joined_or_none(cx, name, spec, value):
+    """``joined_spec``, or None when ``value`` cannot share a variable with ``spec``."""
+    try:
+        return joined_spec(cx, name, spec, value)
+    except CompileError:
+        return None

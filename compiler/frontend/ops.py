@@ -2,7 +2,7 @@
 NumPy 2 (NEP 50) dtype resolution, Python's own semantics for Python scalars, truth values,
 and shape queries.
 
-Every helper takes the converter ``cx`` (for ``emit`` / ``fail``) and frontend values
+Every helper takes the conversion state ``cx`` (state.py: ``emit`` / ``fail``) and frontend values
 (``Constant`` or IR values); casts always appear as explicit ``np.astype`` ops.
 """
 
@@ -351,7 +351,8 @@ def truth(cx, v):
     if isinstance(v, TupleValue):
         return Constant(bool(v.items))
     if isinstance(v, OptionalValue):  # None is false
-        return cx.short_circuit(v.has, lambda: truth(cx, v.value), "and")
+        from .branches import short_circuit  # a handler module: it imports this one
+        return short_circuit(cx, v.has, lambda: truth(cx, v.value), "and")
     if not isinstance(v, Value):
         cx.fail(f"{describe(v)} cannot be used as a condition")
     if isinstance(v.type, T.TensorType):

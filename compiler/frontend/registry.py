@@ -332,7 +332,8 @@ def _divmod(cx, a, b):
 def _getattr(cx, obj, name):
     if not (isinstance(name, Constant) and isinstance(name.value, str)):
         cx.fail("getattr() needs an attribute name known at compile time")
-    return cx.attribute(obj, name.value)
+    from .expressions import attribute  # a handler module: it imports this one
+    return attribute(cx, obj, name.value)
 
 
 BUILTINS: dict = {
@@ -366,7 +367,7 @@ BUILTINS.update({op: _operator_rule(op) for op in OPERATOR_UFUNCS})
 BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 
 # Functions and methods whose result may be their first operand or a view of it in NumPy;
-# any other function returns a new array (expressions.py copies one that is an operand).
+# any other function returns a new array (calls.py copies one that is an operand).
 VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
                   np.flip, np.broadcast_to, np.asarray, np.einsum, np.bool_, np.int8,
                   np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,

@@ -3,12 +3,15 @@ resolution of free names through the function's closure, globals and builtins.
 
 Control flow that leaves a block (``return``, ``break``, ``continue``) is tracked with flag
 variables in the same table, under names no Python identifier can take, so that branches and
-loops merge and carry them like any other variable.
+loops merge and carry them like any other variable. So are the buffers the caller observes
+(``%in:p``, ``%live:p``, ``%exit:p``; tracking.py keeps them up to date), Variables and
+rebound globals (``%var:k``, ``%global:k``).
 """
 
 from __future__ import annotations
 
 import builtins
+from dataclasses import dataclass
 
 from .source import FunctionSource, source_of
 from .values import Constant
@@ -19,6 +22,11 @@ BROKE = "%broke"          # a break statement ran in the innermost loop
 CONTINUED = "%continued"  # a continue statement ran in the current iteration
 FLAGS = (RETURNED, BROKE, CONTINUED)
 SPECIAL = FLAGS + (RETVAL,)
+IN = "%in:"      # %in:p: Alias(p) while p holds the caller's buffer, else the buffer's value
+EXIT = "%exit:"  # %exit:p: the value of a snapshot buffer p at a return
+LIVE = "%live:"  # %live:p: whether p holds the caller's buffer, where that is a run-time bool
+VAR = "%var:"        # %var:k: the value of the k-th compiler.Variable (variables.py)
+GLOBAL = "%global:"  # %global:k: the value of the k-th rebound module global (globals.py)
 MISSING = object()
 
 
@@ -59,6 +67,23 @@ def _is_false(v) -> bool:
     return v is None or (isinstance(v, Constant) and v.value is False)
 
 
+@dataclass(frozen=True, eq=False)
+class Alias:
+    """``%in:p`` while the name ``p`` still holds the caller's buffer."""
+
+    name: str
+
+
+def resolve(scope: Scope, v):
+    """The value ``v`` stands for in ``scope`` (an ``Alias`` is its name's value)."""
+    return scope.names.get(v.name) if isinstance(v, Alias) else v
+
+
+def resolved(scope: Scope) -> Scope:
+    """``scope`` with each ``%in:p`` that is an ``Alias`` bound to ``p``'s value."""
+    return Scope({n: resolve(scope, v) for n, v in scope.names.items()})
+
+
 def display_name(name: str) -> str:
     """How a (possibly special) variable is named in error messages."""
     return {RETVAL: "the return value", RETURNED: "the return flag", BROKE: "the break flag",
@@ -67,7 +92,7 @@ def display_name(name: str) -> str:
 
 def is_special(name: str) -> bool:
     """Whether ``name`` keeps its value on a path that returned (flags, return values)."""
-    return name in SPECIAL or name.startswith("%exit:")
+    return name in SPECIAL or name.startswith(EXIT)
 
 
 class Frame:
@@ -76,7 +101,7 @@ class Frame:
     A nested ``def``/``lambda`` has no function object at compile time: ``node`` is its AST
     and ``parent`` the frame that defined it, whose current locals its free names read
     (Python's late binding). ``tracked`` maps the names of the buffers the caller observes to
-    their values on entry (see mutation.py)."""
+    their values on entry (see tracking.py)."""
 
     def __init__(self, fn, scope: Scope, node=None, parent: "Frame | None" = None):
         self.fn = fn

@@ -8,7 +8,7 @@ an array parameter, so updates flow through branches, loops and inlined calls an
 back into the Variable's buffer on every call (``np.write_back``). Reading ``v`` (or
 ``v.value``, ``v.numpy()``) gives the current value; ``v.assign(x)``,
 ``v.assign_add(x)``, ``v.assign_sub(x)`` rebind it to an updated copy (``x`` broadcast and cast
-as NumPy's ``a[...] = x``).
+as NumPy's ``a[...] = x``). ``State.var_names`` maps each Variable to its hidden name.
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from dataclasses import dataclass
 
 from .. import types as T
 from ..effects import Variable
-from .scope import MISSING
+from . import expressions, mutation, operators, tracking
+from .scope import MISSING, VAR
 from .values import Constant
-
-VAR = "%var:"
 
 
 def find_variables(fn) -> list:
@@ -84,57 +83,58 @@ class VariableMethod:
     name: str
 
 
-class VariableMixin:
-    """Variable reads and updates for ``Converter``."""
+def bind_variables(cx, variables, args) -> None:
+    """Bind the hidden arguments ``args`` of ``variables`` in the compiled function."""
+    cx.var_names = {}
+    for k, (var, arg) in enumerate(zip(variables, args, strict=True)):
+        name = cx.var_names[id(var)] = f"{VAR}{k}"
+        cx.scope[name] = arg
+        tracking.track(cx, name)
 
-    def bind_variables(self, variables, args) -> None:
-        """Bind the hidden arguments ``args`` of ``variables`` in the compiled function."""
-        self.var_names = {}
-        for k, (var, arg) in enumerate(zip(variables, args, strict=True)):
-            name = self.var_names[id(var)] = f"{VAR}{k}"
-            self.scope[name] = arg
-            self.track(name)
 
-    def variable_named(self, name: str):
-        """The Variable a free name denotes, or None (locals shadow globals)."""
-        if self.scope.get(name, MISSING) is not MISSING \
-                or self.frame.lookup_enclosing(name) is not MISSING:
-            return None
-        found = self.frame.lookup_free(name)
-        return found if isinstance(found, Variable) else None
+def variable_named(cx, name: str):
+    """The Variable a free name denotes, or None (locals shadow globals)."""
+    if cx.scope.get(name, MISSING) is not MISSING \
+            or cx.frame.lookup_enclosing(name) is not MISSING:
+        return None
+    found = cx.frame.lookup_free(name)
+    return found if isinstance(found, Variable) else None
 
-    def variable_value(self, var: Variable):
-        """The current value of ``var`` in this function."""
-        name = getattr(self, "var_names", {}).get(id(var))
-        if name is None or name not in self.scope.names:
-            self.fail("this compiler.Variable is not reachable by name from the compiled "
-                      "function's globals or closure",
-                      "refer to the Variable by a global or closure name")
-        return self.scope[name]
 
-    def variable_attribute(self, var: Variable, attr: str):
-        """``v.attr``: its value, an update method, or an array attribute of its value."""
-        if attr == "value":
-            return self.variable_value(var)
-        if attr in ("numpy", "assign", "assign_add", "assign_sub"):
-            return VariableMethod(var, attr)
-        return self.attribute(self.variable_value(var), attr)
+def variable_value(cx, var: Variable):
+    """The current value of ``var`` in this function."""
+    name = cx.var_names.get(id(var))
+    if name is None or name not in cx.scope.names:
+        cx.fail("this compiler.Variable is not reachable by name from the compiled "
+                "function's globals or closure",
+                "refer to the Variable by a global or closure name")
+    return cx.scope[name]
 
-    def variable_call(self, method: VariableMethod, args, kwargs):
-        """``v.numpy()``, ``v.assign(x)``, ``v.assign_add(x)``, ``v.assign_sub(x)``."""
-        if kwargs or len(args) != (0 if method.name == "numpy" else 1):
-            self.fail(f"Variable.{method.name}() takes "
-                      f"{'no' if method.name == 'numpy' else 'one'} positional argument")
-        current = self.variable_value(method.var)
-        if method.name == "numpy":
-            return current
-        new = args[0]
-        if method.name != "assign":
-            op = ast.Add() if method.name == "assign_add" else ast.Sub()
-            new = self.binary(op, current, new)
-        updated = self.setitem(current, Constant(()), new)
-        self.scope[self.var_names[id(method.var)]] = updated
-        return Constant(None)
+
+def variable_attribute(cx, var: Variable, attr: str):
+    """``v.attr``: its value, an update method, or an array attribute of its value."""
+    if attr == "value":
+        return variable_value(cx, var)
+    if attr in ("numpy", "assign", "assign_add", "assign_sub"):
+        return VariableMethod(var, attr)
+    return expressions.attribute(cx, variable_value(cx, var), attr)
+
+
+def variable_call(cx, method: VariableMethod, args, kwargs):
+    """``v.numpy()``, ``v.assign(x)``, ``v.assign_add(x)``, ``v.assign_sub(x)``."""
+    if kwargs or len(args) != (0 if method.name == "numpy" else 1):
+        cx.fail(f"Variable.{method.name}() takes "
+                f"{'no' if method.name == 'numpy' else 'one'} positional argument")
+    current = variable_value(cx, method.var)
+    if method.name == "numpy":
+        return current
+    new = args[0]
+    if method.name != "assign":
+        op = ast.Add() if method.name == "assign_add" else ast.Sub()
+        new = operators.binary(cx, op, current, new)
+    updated = mutation.setitem(cx, current, Constant(()), new)
+    cx.scope[cx.var_names[id(method.var)]] = updated
+    return Constant(None)
 
 
 def variable_types(variables) -> list:
