@@ -73,12 +73,12 @@ def _kahan(em, t, n, element):
     zero = em.const(0.0, T.lowered(t))
 
     def step(i, total, comp):
-        y = em.op("arith.subf", element(i), comp)
+        y = S.subtract(em, t, element(i), comp)
         nxt = S.add(em, t, total, y)
-        c = em.op("arith.subf", em.op("arith.subf", nxt, total), y)
+        c = S.subtract(em, t, S.subtract(em, t, nxt, total), y)
         return [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]
     total, comp = em.loop(n, step, [zero, zero])
-    return em.op("arith.subf", total, comp)
+    return S.subtract(em, t, total, comp)
 
 
 @rule(GpuReduceOp)

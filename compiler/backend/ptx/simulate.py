@@ -41,12 +41,16 @@ import numpy as np
 from runtime.cuda.sim_memory import Fault
 
 from ... import types as T
+from ...dialects.grafo import CheckOp
+from ...dialects.scf import ForOp
 from ...ir.interpreter import Buffer, Interpreter, UndefinedBehavior, _signed, storage_dtype
 from . import reduce as R
 from .matmul import TILE
 from .partition import MEMORY, free_values
 
 STATUS_BYTES = 40
+# The interpreter's messages for bad loads and stores start with the op's name.
+_MEMORY_OPS = tuple(cls.name for cls in MEMORY)
 
 
 class _ThreadExit(Exception):
@@ -62,7 +66,7 @@ class _Thread(Interpreter):
         self.check_ids = check_ids
 
     def _op(self, op, env) -> list:
-        if op.name == "grafo.check":
+        if isinstance(op, CheckOp):
             ok, *params = (env[v] for v in op.operands)
             if not ok:
                 fail(self.status, self.check_ids[op], params)
@@ -112,19 +116,15 @@ def _to_interp(t: T.Type, x):
                                                    else t.width)
 
 
-def identity(combiner: str, t: T.Type):
+def identity(combiner: type, t: T.Type):
     """The identity of ``combiner`` for type ``t``, as the interpreter holds it."""
-    kind = combiner.split(".")[1]
     if isinstance(t, T.FloatType):
-        return storage_dtype(t).type({"addf": 0.0, "mulf": 1.0, "maximumf": -np.inf,
-                                      "minimumf": np.inf}[kind])
+        return storage_dtype(t).type(R.FLOAT_IDENTITY[combiner])
     w = 1 if t == T.i1 else 64 if isinstance(t, T.IndexType) else t.width
-    return _signed({"addi": 0, "muli": 1, "ori": 0, "xori": 0, "andi": -1, "maxui": 0,
-                    "minui": -1, "maxsi": -(1 << (w - 1)), "minsi": (1 << (w - 1)) - 1}[kind],
-                   w)
+    return _signed(R.int_identity(combiner, w), w)
 
 
-def fold(combiner: str, t: T.Type, values: list, init):
+def fold(combiner: type, t: T.Type, values: list, init):
     """``init`` combined with ``values`` in order (``reduce.combine_host``)."""
     dt = storage_dtype(t)
     x = R.combine_host(combiner, np.array(values, dt), np.array(init).astype(dt))
@@ -156,7 +156,7 @@ class KernelSemantics:
         try:
             getattr(self, "_" + k.kind)(th, env, grid, block, memory, *rest[1:])
         except UndefinedBehavior as e:
-            memory_op = str(e).startswith(MEMORY)
+            memory_op = str(e).startswith(_MEMORY_OPS)
             raise Fault("CUDA_ERROR_ILLEGAL_ADDRESS" if memory_op else
                         "CUDA_ERROR_LAUNCH_FAILED", str(e)) from None
 
@@ -300,7 +300,7 @@ class KernelSemantics:
         nbatch = int(np.prod(c.shape[:nb], dtype=np.int64))
         chain = [self.k.op]
         for _ in range(c.ndim - 1):
-            chain.append(next(o for o in chain[-1].body.ops if o.name == "scf.for"))
+            chain.append(next(o for o in chain[-1].body.ops if isinstance(o, ForOp)))
         for op in chain:
             for v in op.operands[:3]:
                 self._resolve(th, v, env)
@@ -329,7 +329,7 @@ class KernelSemantics:
         if v in env:
             return
         op = v.owner_op()
-        if op is None or op.regions or op.name in MEMORY:
+        if op is None or op.regions or isinstance(op, MEMORY):
             raise Fault("CUDA_ERROR_LAUNCH_FAILED", f"the {self.k.name} kernel uses {v}, which "
                         f"is not derived from its parameters")
         for x in op.operands:
