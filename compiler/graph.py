@@ -17,6 +17,8 @@ from __future__ import annotations
 import html
 import os
 
+from .dialects.builtin import ModuleOp
+from .dialects.func import FuncOp, ReturnOp
 from .ir.attributes import UnitAttr
 from .ir.core import Operation
 
@@ -46,7 +48,7 @@ def _text(s: str) -> str:
 
 def _op_label(op: Operation) -> str:
     lines = [op.name]
-    if op.name == "func.func":
+    if isinstance(op, FuncOp):
         lines = [f"func @{op.attributes['sym_name'].value}"]
     for key in sorted(op.attributes):
         if key in _HIDDEN_ATTRIBUTES:
@@ -74,10 +76,10 @@ class _Builder:
 
     def module(self, module: Operation) -> None:
         ops = [module]
-        if module.name == "builtin.module":
+        if isinstance(module, ModuleOp):
             ops = [op for block in module.regions[0].blocks for op in block.ops]
         for op in ops:
-            if op.name == "func.func":
+            if isinstance(op, FuncOp):
                 self.function(op)
             else:
                 self.op(op, self.graph)
@@ -100,7 +102,7 @@ class _Builder:
                        fillcolor="lightblue")
                 self.sources[arg] = node
             for op in entry.ops:
-                if op.name == "func.return":
+                if isinstance(op, ReturnOp):
                     self.outputs(op, c)
                 else:
                     self.op(op, c)

@@ -230,6 +230,14 @@ def test_every_loop_level_op_has_a_rule():
     rules._check_coverage()
 
 
+def test_rule_tables_are_keyed_by_registered_op_classes():
+    from compiler.backend.llvm.rules import RULES
+    from compiler.backend.ptx.kernels import OVERRIDES
+
+    for table in (RULES, OVERRIDES):
+        assert table and all(OPS[cls.name] is cls for cls in table)
+
+
 def test_tensor_level_op_is_rejected_with_its_name():
     mod = elementwise("neg", T.f64, T.f64, arith.NegFOp, n_in=1)
     f = mod.functions()[0]

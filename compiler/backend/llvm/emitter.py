@@ -111,7 +111,7 @@ class Emitter:
         return block.ops[-1]
 
     def emit_op(self, op: Operation) -> None:
-        rule = RULES.get(op.name)
+        rule = RULES.get(type(op))
         if rule is None:
             raise unsupported(f"the LLVM backend cannot lower '{op.name}'", op.loc,
                               "it takes loop-level ops only; run the lowering first")

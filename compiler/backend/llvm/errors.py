@@ -11,6 +11,7 @@ flag set (Ctrl-C, ``interrupt.py``; KeyboardInterrupt).
 from __future__ import annotations
 
 from ...dialects.builtin import ModuleOp
+from ...dialects.grafo import CheckOp
 from ...ir.core import Location, Operation
 
 OUT_OF_MEMORY = -1
@@ -21,7 +22,7 @@ MAX_NBYTES = (1 << 63) - 1
 
 def check_ops(module: ModuleOp) -> list[Operation]:
     """The ``grafo.check`` ops of ``module`` in walk order (status code k = index + 1)."""
-    return [op for op in module.walk() if op.name == "grafo.check"]
+    return [op for op in module.walk() if isinstance(op, CheckOp)]
 
 
 def error_table(module: ModuleOp) -> list[tuple[str, str, Location]]:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from ...dialects import arith, func, grafo, memref, scf
 from .alloc import emit_release
 from .atomics import locked, store_atomic
 from .bound import pointer_global
@@ -60,12 +61,12 @@ SINGLE = 5   # closure field: nonzero when the serial path calls the body on the
 CALLER = 6   # closure field: pthread_self() of the thread that runs the loop (when it polls)
 GOMP_PARALLEL = ir.FunctionType(ir.VoidType(), [PTR, PTR, I32, I32])
 OMP_QUERY = ir.FunctionType(I32, [])
-_FAILING_OPS = frozenset({"grafo.check", "memref.alloc", "func.call"})
+_FAILING_OPS = (grafo.CheckOp, memref.AllocOp, func.CallOp)
 
 
 def wanted(fe: Emitter, op) -> bool:
     """Whether ``op`` (an ``scf.for``) gets a parallel version in ``fe``."""
-    return fe.parallel_ok and "grafo.parallel" in op.attributes and not op.iter_inits
+    return fe.parallel_ok and scf.PARALLEL in op.attributes and not op.iter_inits
 
 
 def threads_global(m: ir.Module) -> ir.GlobalVariable:
@@ -98,15 +99,14 @@ def _known(fe: Emitter, v):
     if v in fe.values:
         return fe.values[v]
     op = v.owner_op()
-    return RULES["arith.constant"](fe, op)[0] if op is not None and \
-        op.name == "arith.constant" else None
+    return RULES[arith.ConstantOp](fe, op)[0] if isinstance(op, arith.ConstantOp) else None
 
 
 def _inner_work(fe: Emitter, block) -> ir.Value:
     """Iterations of the loops nested in ``block`` whose bounds are known outside it."""
     total = None
     for op in block.ops:
-        if op.name != "scf.for":
+        if not isinstance(op, scf.ForOp):
             continue
         bounds = [_known(fe, v) for v in op.operands[:3]]
         if any(x is None for x in bounds):
@@ -125,10 +125,10 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
     b = fe.b
     lb, ub, step = fe.operands(op)[:3]
     trip = trip_count(b, lb, ub, step)
-    given = op.attributes.get("grafo.work")
+    given = op.attributes.get(scf.WORK)
     work = b.mul(trip, _i64(given.value) if given is not None else _inner_work(fe, op.body))
     state = b.load(threads_global(b.module), typ=PTR)
-    outlined = "grafo.serial_outlined" in op.attributes
+    outlined = scf.SERIAL_OUTLINED in op.attributes
     if outlined:
         closure, closure_t, body = _closure(fe, op, lb, step, trip, state)
         body.attributes.add("noinline")   # the one copy: LLVM would inline the direct call
@@ -171,7 +171,7 @@ def _closure(fe: Emitter, op, lb, step, trip, state) -> tuple:
     field is left for the caller."""
     b = fe.b
     captured = _captured(fe, op)
-    polls = fe.polls and any("grafo.poll" in o.attributes for o in op.walk())
+    polls = fe.polls and any(scf.POLL in o.attributes for o in op.walk())
     caller = b.call(pthread_self(b.module), []) if polls else _i64(0)
     shared = [_sext64(b, lb), _sext64(b, step), trip, state, _i64(0), caller]
     fields = [v for c in captured for v in flatten(fe.values[c])
@@ -213,7 +213,7 @@ def _outline(fe: Emitter, op, captured: list, closure_t, iv_type, constants: dic
     name = fe.mod.outlined_name(fe.fn)
     fn = ir.Function(fe.mod.ll, ir.FunctionType(ir.VoidType(), [PTR]), name)
     fn.linkage = "internal"
-    body = BodyEmitter(fe.mod, fn, can_fail=any(o.name in _FAILING_OPS for o in op.walk()))
+    body = BodyEmitter(fe.mod, fn, can_fail=any(isinstance(o, _FAILING_OPS) for o in op.walk()))
     body.emit(op, captured, fe.values, closure_t, iv_type, constants)
     return fn
 

@@ -14,6 +14,7 @@ from llvmlite import ir
 
 from ... import types as T
 from ...dialects.builtin import ModuleOp
+from ...dialects.grafo import PrintOp
 from ...ir.core import Operation
 from .bound import pointer_global
 from .types import I64, PTR
@@ -24,7 +25,7 @@ PRINT_HOOK = ir.FunctionType(ir.VoidType(), [I64, PTR])
 
 def print_ops(module: ModuleOp) -> list[Operation]:
     """The ``grafo.print`` ops of ``module`` in walk order (hook id k = index)."""
-    return [op for op in module.walk() if op.name == "grafo.print"]
+    return [op for op in module.walk() if isinstance(op, PrintOp)]
 
 
 def print_table(module: ModuleOp) -> list[tuple]:

@@ -235,5 +235,3 @@ def pow_f32(mod, b: ir.IRBuilder, x, y):
                             b.fcmp_ordered("==", m.call("fabs", yd), m.c(math.inf))))
     return b.fptrunc(b.select(one, m.c(1.0), r), F32)
 
-
-FUNCTIONS = {"exp": exp, "expm1": expm1, "log": log, "tanh": tanh}

@@ -25,9 +25,8 @@ threads with consecutive threads at consecutive elements (``rows.py`` for row re
 from __future__ import annotations
 
 from ... import types as T
-from ...dialects import arith
 from ...dialects import np as npd
-from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel, register_ops
+from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel
 from ...lowering import scalar as S
 from ...lowering.index_expr import splat
 from ...lowering.lowerer import Lowerer, rule
@@ -47,9 +46,6 @@ class GpuReduceOp(Op):
     @classmethod
     def infer(cls, operand_types, attributes):
         return npd.ReduceOp.infer(operand_types, attributes)
-
-
-register_ops("np", (GpuReduceOp,))
 
 
 def _trailing(op) -> bool:
@@ -77,12 +73,12 @@ def _kahan(em, t, n, element):
     zero = em.const(0.0, T.lowered(t))
 
     def step(i, total, comp):
-        y = em.op(arith.SubFOp, element(i), comp)
+        y = S.subtract(em, t, element(i), comp)
         nxt = S.add(em, t, total, y)
-        c = em.op(arith.SubFOp, em.op(arith.SubFOp, nxt, total), y)
+        c = S.subtract(em, t, S.subtract(em, t, nxt, total), y)
         return [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]
     total, comp = em.loop(n, step, [zero, zero])
-    return em.op(arith.SubFOp, total, comp)
+    return S.subtract(em, t, total, comp)
 
 
 @rule(GpuReduceOp)

@@ -16,6 +16,7 @@ from runtime.cuda.launcher import raise_status_error
 from runtime.cuda.memory import to_device
 
 from ... import types as T
+from ...dialects import func, grafo, memref, scf
 from ...interpreter import Interpreter, storage_dtype
 from . import matmul as MM
 from . import reduce as R
@@ -60,7 +61,7 @@ class HostProgram:
         for a, v in zip(block.args, args, strict=True):
             env[a] = v
         for op in block.ops:
-            if op.name in ("scf.yield", "scf.condition", "func.return"):
+            if isinstance(op, _TERMINATORS):
                 return [env[v] for v in op.operands]
             if op in self.part.provided:
                 continue
@@ -71,48 +72,71 @@ class HostProgram:
         return []
 
     def _op(self, op, env) -> list:
-        name = op.name
-        xs = [env[v] for v in op.operands]
-        if name == "memref.alloc":
-            t = op.result.type
-            dyn = iter(xs)
-            shape = tuple(d if d is not None else next(dyn) for d in t.shape)
-            return [self.rt.empty(shape, storage_dtype(t.element))]
-        if name == "memref.dealloc":
-            xs[0].free()
-            return []
-        if name == "grafo.constant":   # copied to the device once, kept with the program
-            if op not in self._constants:
-                a = op.attributes["value"].value.astype(storage_dtype(op.result.type.element))
-                self._constants[op] = to_device(self.rt, a)
-            return [self._constants[op]]
-        if name == "grafo.check":
-            if not xs[0]:
-                raise_status_error(self.errors, self.check_ids[op], [int(x) for x in xs[1:]],
-                                   self.func.sym_name)
-            return []
-        if name == "memref.dim":
-            return [xs[0].shape[xs[1]]]
-        if name == "grafo.stride":
-            return [xs[0].element_strides[xs[1]]]
-        if name == "scf.if" and op.regions:
-            region = op.regions[0] if xs[0] else op.regions[1]
-            return self._block(region.blocks[0], [], env) if region.blocks else []
-        if name == "scf.for" and any(o in self.part.kernels for o in _all(op)):
-            lb, ub, step, *carried = xs
-            i = lb
-            while i < ub:
-                carried = self._block(op.body, [i, *carried], env)
-                i += step
-            return carried
-        if name == "scf.while" and any(o in self.part.kernels for o in _all(op)):
-            carried = xs
-            while True:
-                cond, *fwd = self._block(op.regions[0].blocks[0], carried, env)
-                if not cond:
-                    return fwd
-                carried = self._block(op.regions[1].blocks[0], fwd, env)
+        """Run ``op`` (no kernel): by its ``_ON_HOST`` method, by ``_AROUND_KERNELS`` when it
+        is a loop holding kernels, or else by the interpreter."""
+        run = self._ON_HOST.get(type(op))
+        if run is None and any(o in self.part.kernels for o in _all(op)):
+            run = self._AROUND_KERNELS.get(type(op))
+        if run is not None:
+            return run(self, op, [env[v] for v in op.operands], env)
         return self._interp.evaluate(op, env)
+
+    # -- host ops: ``(self, op, operand values, env) -> results`` ------------------------------
+    def _alloc(self, op, xs, env) -> list:
+        t = op.result.type
+        dyn = iter(xs)
+        shape = tuple(d if d is not None else next(dyn) for d in t.shape)
+        return [self.rt.empty(shape, storage_dtype(t.element))]
+
+    def _dealloc(self, op, xs, env) -> list:
+        xs[0].free()
+        return []
+
+    def _constant(self, op, xs, env) -> list:
+        """Copied to the device once, kept with the program."""
+        if op not in self._constants:
+            a = op.attributes["value"].value.astype(storage_dtype(op.result.type.element))
+            self._constants[op] = to_device(self.rt, a)
+        return [self._constants[op]]
+
+    def _check_op(self, op, xs, env) -> list:
+        if not xs[0]:
+            raise_status_error(self.errors, self.check_ids[op], [int(x) for x in xs[1:]],
+                               self.func.sym_name)
+        return []
+
+    def _dim(self, op, xs, env) -> list:
+        return [xs[0].shape[xs[1]]]
+
+    def _stride(self, op, xs, env) -> list:
+        return [xs[0].element_strides[xs[1]]]
+
+    def _if(self, op, xs, env) -> list:
+        region = op.regions[0] if xs[0] else op.regions[1]
+        return self._block(region.blocks[0], [], env) if region.blocks else []
+
+    def _for(self, op, xs, env) -> list:
+        lb, ub, step, *carried = xs
+        i = lb
+        while i < ub:
+            carried = self._block(op.body, [i, *carried], env)
+            i += step
+        return carried
+
+    def _while(self, op, xs, env) -> list:
+        carried = xs
+        while True:
+            cond, *fwd = self._block(op.regions[0].blocks[0], carried, env)
+            if not cond:
+                return fwd
+            carried = self._block(op.regions[1].blocks[0], fwd, env)
+
+    # Ops the host always runs itself, and loops it walks when they hold kernels (the
+    # interpreter runs the rest).
+    _ON_HOST = {memref.AllocOp: _alloc, memref.DeallocOp: _dealloc, grafo.ConstantOp: _constant,
+                grafo.CheckOp: _check_op, memref.DimOp: _dim, grafo.StrideOp: _stride,
+                scf.IfOp: _if}
+    _AROUND_KERNELS = {scf.ForOp: _for, scf.WhileOp: _while}
 
     def _param_values(self, k, env) -> list:
         out = []
@@ -193,6 +217,9 @@ class HostProgram:
         if code:
             raise_status_error(self.errors, code, [int(p) for p in block[8:40].view(np.int64)],
                                self.func.sym_name)
+
+
+_TERMINATORS = (scf.YieldOp, scf.ConditionOp, func.ReturnOp)
 
 
 def _all(op):

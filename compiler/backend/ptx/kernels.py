@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from llvmlite import ir
 
 from ... import types as T
+from ...dialects import func, grafo, math, memref
 from ...dialects.builtin import ModuleOp
 from ...errors import unsupported
 from ..llvm.descriptor import MemRef
@@ -125,17 +126,20 @@ def _unsupported(what: str):
     return lower
 
 
-OVERRIDES = {f"math.{n}": _libdevice(c) for n, c in
-             {"exp2": "exp2", "log2": "log2", "log10": "log10", "sin": "sin", "cos": "cos",
-              "powf": "pow", "log1p": "log1p", "cbrt": "cbrt", "tan": "tan", "asin": "asin",
-              "acos": "acos", "atan": "atan", "sinh": "sinh", "cosh": "cosh",
-              "asinh": "asinh", "acosh": "acosh", "atanh": "atanh", "erf": "erf",
-              "atan2": "atan2"}.items()}
-OVERRIDES["grafo.libm"] = lambda fe, op: _libdevice(op.attr("callee"))(fe, op)
-OVERRIDES["memref.alloc"] = _unsupported("a buffer allocation (memref.alloc)")
-OVERRIDES["memref.dealloc"] = _unsupported("memref.dealloc")
-OVERRIDES["grafo.print"] = _unsupported("print")
-OVERRIDES["func.call"] = _unsupported("a function call")
+# Keyed by op class, as ``RULES``: these replace the CPU rules inside kernels.
+OVERRIDES = {cls: _libdevice(c) for cls, c in
+             {math.Exp2Op: "exp2", math.Log2Op: "log2", math.Log10Op: "log10",
+              math.SinOp: "sin", math.CosOp: "cos", math.PowFOp: "pow",
+              math.Log1pOp: "log1p", math.CbrtOp: "cbrt", math.TanOp: "tan",
+              math.AsinOp: "asin", math.AcosOp: "acos", math.AtanOp: "atan",
+              math.SinhOp: "sinh", math.CoshOp: "cosh", math.AsinhOp: "asinh",
+              math.AcoshOp: "acosh", math.AtanhOp: "atanh", math.ErfOp: "erf",
+              math.Atan2Op: "atan2"}.items()}
+OVERRIDES[grafo.LibmOp] = lambda fe, op: _libdevice(op.attr("callee"))(fe, op)
+OVERRIDES[memref.AllocOp] = _unsupported("a buffer allocation (memref.alloc)")
+OVERRIDES[memref.DeallocOp] = _unsupported(memref.DeallocOp.name)
+OVERRIDES[grafo.PrintOp] = _unsupported("print")
+OVERRIDES[func.CallOp] = _unsupported("a function call")
 
 
 class KernelEmitter(Emitter):
@@ -178,7 +182,7 @@ class KernelEmitter(Emitter):
         return MemRef(t, aligned, aligned, offset, sizes, strides)
 
     def emit_op(self, op) -> None:
-        rule = OVERRIDES.get(op.name) or RULES.get(op.name)
+        rule = OVERRIDES.get(type(op)) or RULES.get(type(op))
         if rule is None:
             raise unsupported(f"the CUDA back end cannot lower '{op.name}'", op.loc)
         self.bind(op.results, rule(self, op) or [])

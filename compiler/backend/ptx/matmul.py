@@ -22,6 +22,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from ... import types as T
+from ...dialects import memref, scf
 from ...dialects import np as npd
 from ...ir.attributes import UnitAttr
 from ...ir.constraints import Tensor
@@ -34,7 +35,6 @@ from .kernels import Kernel, KernelEmitter, PTXModuleEmitter
 
 TILE = 16
 MAX_GRID_Z = 65535
-MARK = "grafo.matmul"
 
 
 class GpuMatmulOp(Op):
@@ -97,17 +97,17 @@ def lower_gpu_matmul(lw: Lowerer, op):
         em.store(acc, buf, idx)
     em.nest(out_shape, cell, parallel=True)
     home = buf.owner_op().parent
-    loop = next(u.owner for u in buf.uses if u.owner.name == "memref.store")
+    loop = next(u.owner for u in buf.uses if isinstance(u.owner, memref.StoreOp))
     while loop.parent is not home:
         loop = loop.parent_op()
-    loop.attributes[MARK] = UnitAttr()
+    loop.attributes[scf.MATMUL] = UnitAttr()
     return [lw.own(op.result, buf, t, out_shape)]
 
 
 def operands(loop) -> list:
     """``[A, B, C]``: the memrefs a loop marked ``grafo.matmul`` reads and writes."""
-    loads = [o.operands[0] for o in loop.walk() if o.name == "memref.load"]
-    store = next(o for o in loop.walk() if o.name == "memref.store")
+    loads = [o.operands[0] for o in loop.walk() if isinstance(o, memref.LoadOp)]
+    store = next(o for o in loop.walk() if isinstance(o, memref.StoreOp))
     return [loads[0], loads[1], store.operands[1]]
 
 

@@ -20,15 +20,16 @@ Walking the function body in order, each top-level op is
 from __future__ import annotations
 
 from ... import types as T
+from ...dialects import arith, func, grafo, memref, scf
 from ...errors import unsupported
 from . import matmul as MM
 from . import reduce as R
 from . import rows as RW
 from .kernels import Kernel
 
-MEMORY = ("memref.load", "memref.store")
-NOT_IN_KERNELS = ("memref.alloc", "memref.dealloc", "grafo.print", "func.call")
-CONTROL = ("scf.for", "scf.if", "scf.while")
+MEMORY = (memref.LoadOp, memref.StoreOp)
+NOT_IN_KERNELS = (memref.AllocOp, memref.DeallocOp, grafo.PrintOp, func.CallOp)
+CONTROL = (scf.ForOp, scf.IfOp, scf.WhileOp)
 
 
 def nested(op):
@@ -58,22 +59,22 @@ def _depends(v, iv, seen) -> bool:
 
 def is_parallel(loop) -> bool:
     """Whether the iterations of ``loop`` (an ``scf.for``) may run in any order at once."""
-    if loop.name != "scf.for" or not _passthrough(loop):
+    if not isinstance(loop, scf.ForOp) or not _passthrough(loop):
         return False
     inner = list(nested(loop))
-    if any(o.name in NOT_IN_KERNELS for o in inner):
+    if any(isinstance(o, NOT_IN_KERNELS) for o in inner):
         return False
-    if "grafo.parallel" in loop.attributes:
+    if scf.PARALLEL in loop.attributes:
         return True
     alias = dict(zip(loop.body.args[1:], loop.iter_inits, strict=True))
     iv = loop.body.args[0]
     stored, loaded = set(), set()
     for o in inner:
-        if o.name == "memref.store":
+        if isinstance(o, memref.StoreOp):
             stored.add(alias.get(o.operands[1], o.operands[1]))
             if not any(_depends(i, iv, set()) for i in o.operands[2:]):
                 return False
-        elif o.name == "memref.load":
+        elif isinstance(o, memref.LoadOp):
             loaded.add(alias.get(o.operands[0], o.operands[0]))
     return bool(stored) and not stored & loaded
 
@@ -84,7 +85,7 @@ def _chain(loop) -> list:
     chain = [loop]
     while True:
         body = chain[-1].body.ops
-        if len(body) != 2 or body[0].name != "scf.for" or not is_parallel(body[0]):
+        if len(body) != 2 or not is_parallel(body[0]):
             return chain
         inner = body[0]
         if list(inner.results) and any(r.uses for r in inner.results):
@@ -114,7 +115,7 @@ def free_values(op) -> list:
 
 def _is_constant(v) -> bool:
     op = v.owner_op()
-    return op is not None and op.name == "arith.constant"
+    return isinstance(op, arith.ConstantOp)
 
 
 class Partition:
@@ -132,8 +133,7 @@ class Partition:
         free = free_values(op)
         k = Kernel(f"{self.func.sym_name}_k{len(self.kernels)}", kind, op,
                    [v for v in free if not _is_constant(v)], **kw)
-        k.has_checks = any(o.name == "grafo.check" for o in nested(op)) or op.name == \
-            "grafo.check"
+        k.has_checks = any(isinstance(o, grafo.CheckOp) for o in [op, *nested(op)])
         self.kernels[op] = k
         constants = [v.owner_op() for v in free if _is_constant(v)]
         return k, constants
@@ -143,19 +143,19 @@ class Partition:
             self._op(op)
 
     def _op(self, op) -> None:
-        if op.name == "grafo.print":
+        if isinstance(op, grafo.PrintOp):
             raise unsupported("print is not supported by the CUDA back end", op.loc)
-        if op.name == "func.call":
+        if isinstance(op, func.CallOp):
             raise unsupported("calls between compiled functions are not supported by the "
                               "CUDA back end", op.loc)
         inner = list(nested(op))
-        if op.name == "scf.for" and MM.MARK in op.attributes:
+        if isinstance(op, scf.ForOp) and scf.MATMUL in op.attributes:
             k = Kernel(f"{self.func.sym_name}_k{len(self.kernels)}", "matmul", op,
                        MM.operands(op))
             self.kernels[op] = k
             self.plans.append((k, [], None))
             return
-        if op.name == "scf.for" and is_parallel(op):
+        if is_parallel(op):
             loops = _chain(op)
             dims = [tuple(lp.operands[:3]) for lp in loops]
             row = RW.plan(loops[-1].body)
@@ -166,16 +166,16 @@ class Partition:
             k, consts = self._new("parallel", op, dims=dims)
             self.plans.append((k, consts, loops))
             return
-        if op.name not in CONTROL:
-            if op.name in MEMORY:
+        if not isinstance(op, CONTROL):
+            if isinstance(op, MEMORY):
                 self._serial(op)
             return
-        host_control = any(o.name in NOT_IN_KERNELS or (o.name == "scf.for" and is_parallel(o))
+        host_control = any(isinstance(o, NOT_IN_KERNELS) or is_parallel(o)
                            for o in inner) or any(isinstance(r.type, T.MemRefType)
                                                   for r in op.results)
-        if not host_control and op.name == "scf.for":
+        if not host_control and isinstance(op, scf.ForOp):
             groups = R.groups(op)
-            if groups is not None and any(o.name in MEMORY for o in inner):
+            if groups is not None and any(isinstance(o, MEMORY) for o in inner):
                 k, consts = self._new("reduce", op, outputs=[g.output for g in groups],
                                       combiners=[g.combiner for g in groups],
                                       inits=[op.iter_inits[g.iter_indices[0]]
@@ -189,7 +189,7 @@ class Partition:
             for r in op.regions:
                 for blk in r.blocks:
                     self._block(blk)
-        elif any(o.name in MEMORY for o in inner):
+        elif any(isinstance(o, MEMORY) for o in inner):
             self._serial(op)
 
     def _serial(self, op) -> None:

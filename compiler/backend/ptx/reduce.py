@@ -21,11 +21,16 @@ from dataclasses import dataclass
 import numpy as np
 from llvmlite import ir
 
+from ...dialects import arith, scf
 from ..llvm.types import I1, I32, I64
 
-COMBINERS = ("arith.addf", "arith.addi", "arith.mulf", "arith.muli", "arith.maximumf",
-             "arith.minimumf", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
-             "arith.ori", "arith.andi", "arith.xori")
+# The combining ops (matched by exact class: ``type(op) in COMBINERS``).
+COMBINERS = (arith.AddFOp, arith.AddIOp, arith.MulFOp, arith.MulIOp, arith.MaximumFOp,
+             arith.MinimumFOp, arith.MaxSIOp, arith.MinSIOp, arith.MaxUIOp, arith.MinUIOp,
+             arith.OrIOp, arith.AndIOp, arith.XOrIOp)
+UNSIGNED = (arith.MaxUIOp, arith.MinUIOp)
+FLOAT_IDENTITY = {arith.AddFOp: 0.0, arith.MulFOp: 1.0, arith.MaximumFOp: float("-inf"),
+                  arith.MinimumFOp: float("inf")}
 WARP = 32
 MAX_WARPS = 32
 
@@ -35,21 +40,21 @@ class Group:
     """A reduction result: the combining op, the loop's iteration value indices it uses (one,
     or total and compensation) and the IR value the host receives."""
 
-    combiner: str
+    combiner: type
     iter_indices: tuple
     output: object
 
 
-def _monoid(acc, yielded) -> str | None:
+def _monoid(acc, yielded) -> type | None:
     """The combining op when ``acc`` (a loop's iteration argument) is a monoid accumulator
     whose next value is ``yielded``."""
     uses = list(acc.uses)
     if len(uses) != 1:
         return None
     user = uses[0].owner
-    if user.name in COMBINERS and len(user.operands) == 2:
-        return user.name if user.results[0] is yielded else None
-    if user.name == "scf.for" and uses[0].index >= 3:
+    if type(user) in COMBINERS and len(user.operands) == 2:
+        return type(user) if user.results[0] is yielded else None
+    if isinstance(user, scf.ForOp) and uses[0].index >= 3:
         i = uses[0].index - 3
         inner = _monoid(user.body.args[1 + i], user.body.ops[-1].operands[i])
         return inner if inner and user.results[i] is yielded else None
@@ -58,7 +63,7 @@ def _monoid(acc, yielded) -> str | None:
 
 def _is_zero(v) -> bool:
     op = v.owner_op()
-    return op is not None and op.name == "arith.constant" and op.attr("value") == 0
+    return isinstance(op, arith.ConstantOp) and op.attr("value") == 0
 
 
 def groups(loop) -> list | None:
@@ -76,7 +81,7 @@ def groups(loop) -> list | None:
             out.append(Group(kind, (i,), r))
             continue
         users = [u.owner for u in r.uses]
-        if len(users) != 1 or users[0].name != "arith.subf":
+        if len(users) != 1 or not isinstance(users[0], arith.SubFOp):
             return None
         sub = users[0]
         a, c = sub.operands
@@ -86,7 +91,7 @@ def groups(loop) -> list | None:
         if not (_is_zero(inits[i]) and _is_zero(inits[j])):
             return None
         seen.add(j)
-        out.append(Group("arith.addf", (i, j), sub.results[0]))
+        out.append(Group(arith.AddFOp, (i, j), sub.results[0]))
     return out if len(seen) + len(out) == len(inits) else None
 
 
@@ -95,30 +100,41 @@ def _scalar(t) -> bool:
     return not isinstance(t, (T.MemRefType, T.TensorType))
 
 
-def identity(combiner: str, ty: ir.Type) -> ir.Constant:
+def int_identity(combiner: type, width: int) -> int:
+    """The identity of the integer ``combiner`` for ``width``-bit values, signed (-1: all
+    ones)."""
+    smallest, largest = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    return {arith.AddIOp: 0, arith.MulIOp: 1, arith.OrIOp: 0, arith.XOrIOp: 0,
+            arith.AndIOp: -1, arith.MaxUIOp: 0, arith.MinUIOp: -1, arith.MaxSIOp: smallest,
+            arith.MinSIOp: largest}[combiner]
+
+
+def identity(combiner: type, ty: ir.Type) -> ir.Constant:
     """The identity of ``combiner`` in LLVM type ``ty``."""
-    kind = combiner.split(".")[1]
     if isinstance(ty, (ir.FloatType, ir.DoubleType)):
-        value = {"addf": 0.0, "mulf": 1.0, "maximumf": float("-inf"),
-                 "minimumf": float("inf")}[kind]
-        return ir.Constant(ty, value)
+        return ir.Constant(ty, FLOAT_IDENTITY[combiner])
     w = ty.width
-    value = {"addi": 0, "muli": 1, "ori": 0, "xori": 0, "andi": -1, "maxui": 0, "minui": -1,
-             "maxsi": -(1 << (w - 1)), "minsi": (1 << (w - 1)) - 1}[kind]
-    return ir.Constant(ty, value & ((1 << w) - 1))
+    return ir.Constant(ty, int_identity(combiner, w) & ((1 << w) - 1))
 
 
-def combine(b: ir.IRBuilder, mod, combiner: str, x, y):
+_FLOAT_EXTREMA = {arith.MaximumFOp: "maximum", arith.MinimumFOp: "minimum"}
+# (predicate, signed) of the integer extrema
+_INT_EXTREMA = {arith.MaxSIOp: (">", True), arith.MinSIOp: ("<", True),
+                arith.MaxUIOp: (">", False), arith.MinUIOp: ("<", False)}
+
+
+def combine(b: ir.IRBuilder, mod, combiner: type, x, y):
     """``combiner(x, y)`` in LLVM IR."""
-    kind = combiner.split(".")[1]
-    simple = {"addf": b.fadd, "mulf": b.fmul, "addi": b.add, "muli": b.mul, "ori": b.or_,
-              "andi": b.and_, "xori": b.xor}
-    if kind in simple:
-        return simple[kind](x, y)
-    if kind in ("maximumf", "minimumf"):
-        return b.call(mod.intrinsic(kind[:7], x.type, 2), [x, y])
-    cmp = b.icmp_signed if kind[-1] == "i" and kind[-2] == "s" else b.icmp_unsigned
-    return b.select(cmp(">" if kind.startswith("max") else "<", x, y), x, y)
+    simple = {arith.AddFOp: b.fadd, arith.MulFOp: b.fmul, arith.AddIOp: b.add,
+              arith.MulIOp: b.mul, arith.OrIOp: b.or_, arith.AndIOp: b.and_,
+              arith.XOrIOp: b.xor}
+    if combiner in simple:
+        return simple[combiner](x, y)
+    if combiner in _FLOAT_EXTREMA:
+        return b.call(mod.intrinsic(_FLOAT_EXTREMA[combiner], x.type, 2), [x, y])
+    pred, signed = _INT_EXTREMA[combiner]
+    cmp = b.icmp_signed if signed else b.icmp_unsigned
+    return b.select(cmp(pred, x, y), x, y)
 
 
 def _shuffle(ke, v, offset: int):
@@ -144,7 +160,7 @@ def _shuffle(ke, v, offset: int):
     return b.bitcast(r, t) if r.type != t else r
 
 
-def warp_reduce(ke, v, combiner: str):
+def warp_reduce(ke, v, combiner: type):
     """``v`` combined over the 32 lanes of the warp (every lane gets the result)."""
     offset = WARP // 2
     while offset:
@@ -153,7 +169,7 @@ def warp_reduce(ke, v, combiner: str):
     return v
 
 
-def block_combine(ke, v, combiner: str, smem, tid, nthreads):
+def block_combine(ke, v, combiner: type, smem, tid, nthreads):
     """``v`` combined over the ``nthreads`` threads ``tid = 0 .. nthreads - 1`` (a multiple of
     32, warps in ``tid`` order; at most ``32 * MAX_WARPS``) that run it together: a butterfly
     over each warp's lanes (``shfl.sync.bfly``), then, when ``nthreads > 32`` (uniform across
@@ -195,7 +211,7 @@ def shared_for(ke, name: str, ty: ir.Type):
     return ke.mod.shared_array(name, ir.IntType(8) if ty == I1 else ty, MAX_WARPS)
 
 
-def block_reduce(ke, v, combiner: str, smem_name: str, slot: int, slots: int) -> None:
+def block_reduce(ke, v, combiner: type, smem_name: str, slot: int, slots: int) -> None:
     """Combine ``v`` over the block (``block_combine``); thread 0 stores it to
     ``out[ctaid.x * slots + slot]``."""
     b, mod = ke.b, ke.mod
@@ -208,20 +224,20 @@ def block_reduce(ke, v, combiner: str, smem_name: str, slot: int, slots: int) ->
         b.store(b.zext(x, ir.IntType(8)) if ty == I1 else x, dst)
 
 
-_HOST = {"addf": np.add, "addi": np.add, "mulf": np.multiply, "muli": np.multiply,
-         "maximumf": np.maximum, "minimumf": np.minimum, "maxsi": np.maximum,
-         "minsi": np.minimum, "maxui": np.maximum, "minui": np.minimum, "ori": np.logical_or,
-         "andi": np.logical_and, "xori": np.bitwise_xor}
+_HOST = {arith.AddFOp: np.add, arith.AddIOp: np.add, arith.MulFOp: np.multiply,
+         arith.MulIOp: np.multiply, arith.MaximumFOp: np.maximum, arith.MinimumFOp: np.minimum,
+         arith.MaxSIOp: np.maximum, arith.MinSIOp: np.minimum, arith.MaxUIOp: np.maximum,
+         arith.MinUIOp: np.minimum, arith.OrIOp: np.logical_or, arith.AndIOp: np.logical_and,
+         arith.XOrIOp: np.bitwise_xor}
 
 
-def combine_host(combiner: str, partials: np.ndarray, init):
+def combine_host(combiner: type, partials: np.ndarray, init):
     """The second pass: ``init`` combined with the blocks' ``partials`` (NumPy, pairwise for
     sums)."""
-    kind = combiner.split(".")[1]
-    if kind.endswith("ui"):
+    if combiner in UNSIGNED:
         partials = partials.view(partials.dtype.str.replace("i", "u"))
         init = np.array(init).astype(partials.dtype)
-    ufunc = _HOST[kind]
+    ufunc = _HOST[combiner]
     with np.errstate(all="ignore"):
         total = ufunc.reduce(partials) if partials.size else None
         return init if total is None else ufunc(np.array(init, partials.dtype), total)

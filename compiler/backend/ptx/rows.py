@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from ...dialects import grafo, memref, scf
 from ...ir.opdef import Pure, ReadOnly
 from ..llvm.types import I64, scalar
 from . import reduce as R
@@ -47,20 +48,20 @@ def plan(body) -> tuple | None:
     the shape of a ``rows`` kernel (see the module docstring), else None."""
     from .partition import MEMORY, nested
     loops = [o for o in body.ops if o.regions]
-    if len(loops) != 1 or loops[0].name != "scf.for":
+    if len(loops) != 1 or not isinstance(loops[0], scf.ForOp):
         return None
     red = loops[0]
     groups = R.groups(red)
     inner = list(nested(red))
-    if groups is None or not any(o.name in MEMORY for o in inner):
+    if groups is None or not any(isinstance(o, MEMORY) for o in inner):
         return None
-    if any(o.name == "grafo.check" for o in inner):
+    if any(isinstance(o, grafo.CheckOp) for o in inner):
         return None
     at = body.ops.index(red)
     before, after = body.ops[:at], body.ops[at + 1:-1]
     if any(_effects(o) for o in before):
         return None
-    if any(_effects(o) and o.name != "memref.store" for o in after):
+    if any(_effects(o) and not isinstance(o, memref.StoreOp) for o in after):
         return None
     return red, groups
 

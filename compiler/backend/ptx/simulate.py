@@ -1,7 +1,7 @@
 """What each kernel computes, for the simulated CUDA driver (``runtime/cuda/simulator.py``).
 
 A kernel's semantics is the loop-level IR it was generated from, run by the loop-level
-interpreter (``compiler/interpreter/``) on the simulated device memory, thread by thread
+interpreter (``compiler/ir/interpreter.py``) on the simulated device memory, thread by thread
 with the thread-to-iteration mapping of the PTX the emitters write:
 
 - parameters are read as ``KernelEmitter`` declares them: a memref as ``(pointer, offset,
@@ -41,13 +41,16 @@ import numpy as np
 from runtime.cuda.sim_memory import Fault
 
 from ... import types as T
-from ...dialects import grafo
+from ...dialects.grafo import CheckOp
+from ...dialects.scf import ForOp
 from ...interpreter import Buffer, Interpreter, UndefinedBehavior, signed, storage_dtype
 from . import reduce as R
 from .matmul import TILE
 from .partition import MEMORY, free_values
 
 STATUS_BYTES = 40
+# The interpreter's messages for bad loads and stores start with the op's name.
+_MEMORY_OPS = tuple(cls.name for cls in MEMORY)
 
 
 class _ThreadExit(Exception):
@@ -65,9 +68,9 @@ def _thread_check(th, op, xs, env) -> list:
 
 
 class _Thread(Interpreter):
-    """The interpreter with ``grafo.check`` writing the status block."""
+    """The interpreter with ``grafo.check`` writing the status block (``fail``)."""
 
-    rules = {**Interpreter.rules, grafo.CheckOp: _thread_check}
+    rules = {**Interpreter.rules, CheckOp: _thread_check}
 
     def __init__(self, module, status: np.ndarray, check_ids: dict):
         super().__init__(module)
@@ -113,22 +116,18 @@ def _to_interp(t: T.Type, x):
     if isinstance(t, T.FloatType):
         return storage_dtype(t).type(x)
     return int(bool(x)) if t == T.i1 else signed(int(x), 64 if isinstance(t, T.IndexType)
-                                                  else t.width)
+                                                   else t.width)
 
 
-def identity(combiner: str, t: T.Type):
+def identity(combiner: type, t: T.Type):
     """The identity of ``combiner`` for type ``t``, as the interpreter holds it."""
-    kind = combiner.split(".")[1]
     if isinstance(t, T.FloatType):
-        return storage_dtype(t).type({"addf": 0.0, "mulf": 1.0, "maximumf": -np.inf,
-                                      "minimumf": np.inf}[kind])
+        return storage_dtype(t).type(R.FLOAT_IDENTITY[combiner])
     w = 1 if t == T.i1 else 64 if isinstance(t, T.IndexType) else t.width
-    return signed({"addi": 0, "muli": 1, "ori": 0, "xori": 0, "andi": -1, "maxui": 0,
-                   "minui": -1, "maxsi": -(1 << (w - 1)), "minsi": (1 << (w - 1)) - 1}[kind],
-                  w)
+    return signed(R.int_identity(combiner, w), w)
 
 
-def fold(combiner: str, t: T.Type, values: list, init):
+def fold(combiner: type, t: T.Type, values: list, init):
     """``init`` combined with ``values`` in order (``reduce.combine_host``)."""
     dt = storage_dtype(t)
     x = R.combine_host(combiner, np.array(values, dt), np.array(init).astype(dt))
@@ -160,7 +159,7 @@ class KernelSemantics:
         try:
             getattr(self, "_" + k.kind)(th, env, grid, block, memory, *rest[1:])
         except UndefinedBehavior as e:
-            memory_op = str(e).startswith(MEMORY)
+            memory_op = str(e).startswith(_MEMORY_OPS)
             raise Fault("CUDA_ERROR_ILLEGAL_ADDRESS" if memory_op else
                         "CUDA_ERROR_LAUNCH_FAILED", str(e)) from None
 
@@ -224,7 +223,7 @@ class KernelSemantics:
             try:
                 for lin in range(gid, total, stride):
                     bind(lin)
-                    th.run_block(inner, [env[a] for a in inner.args], env)
+                    th._block(inner, [env[a] for a in inner.args], env)
             except _ThreadExit:
                 pass
 
@@ -239,7 +238,7 @@ class KernelSemantics:
                 accs[i] = identity(g.combiner, types[i])
         try:
             for j in range(first, count, stride):
-                accs = th.run_block(loop.body, [lb + j * step, *accs], env)
+                accs = th._block(loop.body, [lb + j * step, *accs], env)
         except _ThreadExit:
             return None
         with np.errstate(all="ignore"):
@@ -304,7 +303,7 @@ class KernelSemantics:
         nbatch = int(np.prod(c.shape[:nb], dtype=np.int64))
         chain = [self.k.op]
         for _ in range(c.ndim - 1):
-            chain.append(next(o for o in chain[-1].body.ops if o.name == "scf.for"))
+            chain.append(next(o for o in chain[-1].body.ops if isinstance(o, ForOp)))
         for op in chain:
             for v in op.operands[:3]:
                 self._resolve(th, v, env)
@@ -333,7 +332,7 @@ class KernelSemantics:
         if v in env:
             return
         op = v.owner_op()
-        if op is None or op.regions or op.name in MEMORY:
+        if op is None or op.regions or isinstance(op, MEMORY):
             raise Fault("CUDA_ERROR_LAUNCH_FAILED", f"the {self.k.name} kernel uses {v}, which "
                         f"is not derived from its parameters")
         for x in op.operands:

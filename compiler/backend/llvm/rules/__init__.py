@@ -6,18 +6,21 @@ generation unnoticed. Terminators that their parent op's rule consumes are liste
 ``HANDLED_BY_PARENT``.
 """
 
+from ....dialects.func import FuncOp
+from ....dialects.scf import ConditionOp, YieldOp
 from ....ir.opdef import OPS
 from . import arith, func, grafo, math, memref, scf  # noqa: F401
 from .registry import RULES
 
 LOOP_DIALECTS = ("arith", "math", "memref", "scf", "func", "grafo")
-HANDLED_BY_PARENT = frozenset({"func.func", "scf.yield", "scf.condition"})
+HANDLED_BY_PARENT = frozenset({FuncOp, YieldOp, ConditionOp})
 
 
 def _check_coverage() -> None:
     from .... import dialects  # noqa: F401  (every dialect registered)
-    missing = sorted(n for n in OPS if n.split(".")[0] in LOOP_DIALECTS
-                     and n not in RULES and n not in HANDLED_BY_PARENT)
+    missing = sorted(cls.name for cls in OPS.values()
+                     if cls.name.split(".")[0] in LOOP_DIALECTS
+                     and cls not in RULES and cls not in HANDLED_BY_PARENT)
     if missing:
         raise ImportError(f"the LLVM backend has no lowering rule for {', '.join(missing)}")
 

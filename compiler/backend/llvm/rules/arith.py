@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 
-from ....dialects.arith import CMPF, CMPI
+from ....dialects import arith
 from ....ir.attributes import FloatAttr, IntegerAttr
 from ..types import scalar
 from .registry import rule
@@ -34,7 +34,7 @@ def _const(ty: ir.Type, v) -> ir.Constant:
     return ir.Constant(ty, v)
 
 
-@rule("arith.constant")
+@rule(arith.ConstantOp)
 def constant(fe, op):
     a = op.attributes["value"]
     if not isinstance(a, (IntegerAttr, FloatAttr)):
@@ -42,20 +42,20 @@ def constant(fe, op):
     return [_const(scalar(op.result.type), a.value)]
 
 
-def _simple(name: str, method: str):
-    @rule(name)
+def _simple(method: str):
     def lower(fe, op):
         return [getattr(fe.b, method)(*fe.operands(op))]
     return lower
 
 
-for _name, _method in (("addi", "add"), ("subi", "sub"), ("muli", "mul"), ("andi", "and_"),
-                       ("ori", "or_"), ("xori", "xor"), ("addf", "fadd"), ("subf", "fsub"),
-                       ("mulf", "fmul"), ("divf", "fdiv"), ("remf", "frem")):
-    _simple("arith." + _name, _method)
+for _cls, _method in ((arith.AddIOp, "add"), (arith.SubIOp, "sub"), (arith.MulIOp, "mul"),
+                      (arith.AndIOp, "and_"), (arith.OrIOp, "or_"), (arith.XOrIOp, "xor"),
+                      (arith.AddFOp, "fadd"), (arith.SubFOp, "fsub"), (arith.MulFOp, "fmul"),
+                      (arith.DivFOp, "fdiv"), (arith.RemFOp, "frem")):
+    rule(_cls)(_simple(_method))
 
 
-@rule("arith.negf")
+@rule(arith.NegFOp)
 def negf(fe, op):
     return [fe.b.fneg(fe.operand(op, 0))]
 
@@ -71,7 +71,7 @@ def _guarded(b: ir.IRBuilder, a, d):
     return zero, minus_one, safe
 
 
-@rule("arith.divsi")
+@rule(arith.DivSIOp)
 def divsi(fe, op):
     b, (a, d) = fe.b, fe.operands(op)
     zero, minus_one, safe = _guarded(b, a, d)
@@ -79,7 +79,7 @@ def divsi(fe, op):
     return [b.select(zero, _const(a.type, 0), q)]
 
 
-@rule("arith.remsi")
+@rule(arith.RemSIOp)
 def remsi(fe, op):
     b, (a, d) = fe.b, fe.operands(op)
     zero, minus_one, safe = _guarded(b, a, d)
@@ -101,12 +101,12 @@ def _rounded_div(fe, op, floor: bool):
     return [b.select(zero, _const(ty, 0), q)]
 
 
-@rule("arith.floordivsi")
+@rule(arith.FloorDivSIOp)
 def floordivsi(fe, op):
     return _rounded_div(fe, op, floor=True)
 
 
-@rule("arith.ceildivsi")
+@rule(arith.CeilDivSIOp)
 def ceildivsi(fe, op):
     return _rounded_div(fe, op, floor=False)
 
@@ -120,8 +120,8 @@ def _unsigned_div(method: str):
     return lower
 
 
-rule("arith.divui")(_unsigned_div("udiv"))
-rule("arith.remui")(_unsigned_div("urem"))
+rule(arith.DivUIOp)(_unsigned_div("udiv"))
+rule(arith.RemUIOp)(_unsigned_div("urem"))
 
 
 # --- shifts, min/max -------------------------------------------------------------------------
@@ -137,9 +137,9 @@ def _shift(method: str, arithmetic: bool):
     return lower
 
 
-rule("arith.shli")(_shift("shl", False))
-rule("arith.shrui")(_shift("lshr", False))
-rule("arith.shrsi")(_shift("ashr", True))
+rule(arith.ShLIOp)(_shift("shl", False))
+rule(arith.ShRUIOp)(_shift("lshr", False))
+rule(arith.ShRSIOp)(_shift("ashr", True))
 
 
 def _int_extremum(pred: str, signed: bool):
@@ -150,24 +150,24 @@ def _int_extremum(pred: str, signed: bool):
     return lower
 
 
-rule("arith.maxsi")(_int_extremum(">", True))
-rule("arith.minsi")(_int_extremum("<", True))
-rule("arith.maxui")(_int_extremum(">", False))
-rule("arith.minui")(_int_extremum("<", False))
+rule(arith.MaxSIOp)(_int_extremum(">", True))
+rule(arith.MinSIOp)(_int_extremum("<", True))
+rule(arith.MaxUIOp)(_int_extremum(">", False))
+rule(arith.MinUIOp)(_int_extremum("<", False))
 
 
 def _float_intrinsic(intrinsic: str):
     def lower(fe, op):
         args = fe.operands(op)
-        flags = ("nsz",) if "grafo.nsz" in op.attributes else ()   # see lowering/reduction.py
+        flags = ("nsz",) if arith.NSZ in op.attributes else ()   # see lowering/reduction.py
         return [fe.b.call(fe.mod.intrinsic(intrinsic, args[0].type, len(args)), args,
                           fastmath=flags)]
     return lower
 
 
-for _name, _intr in (("maximumf", "maximum"), ("minimumf", "minimum"), ("maxnumf", "maxnum"),
-                     ("minnumf", "minnum")):
-    rule("arith." + _name)(_float_intrinsic(_intr))
+for _cls, _intr in ((arith.MaximumFOp, "maximum"), (arith.MinimumFOp, "minimum"),
+                    (arith.MaxNumFOp, "maxnum"), (arith.MinNumFOp, "minnum")):
+    rule(_cls)(_float_intrinsic(_intr))
 
 
 # --- comparisons, select -------------------------------------------------------------------
@@ -185,23 +185,23 @@ def _predicate(op, table: dict) -> str:
     return {v: k for k, v in table.items()}[op.attr("predicate")]
 
 
-@rule("arith.cmpi")
+@rule(arith.CmpIOp)
 def cmpi(fe, op):
-    pred, signed = _ICMP[_predicate(op, CMPI)]
+    pred, signed = _ICMP[_predicate(op, arith.CMPI)]
     cmp = fe.b.icmp_signed if signed else fe.b.icmp_unsigned
     return [cmp(pred, *fe.operands(op))]
 
 
-@rule("arith.cmpf")
+@rule(arith.CmpFOp)
 def cmpf(fe, op):
-    name = _predicate(op, CMPF)
+    name = _predicate(op, arith.CMPF)
     if name in ("false", "true"):
         return [ir.Constant(ir.IntType(1), int(name == "true"))]
     cmp = fe.b.fcmp_ordered if name[0] == "o" else fe.b.fcmp_unordered
     return [cmp(_FCMP[name], *fe.operands(op))]
 
 
-@rule("arith.select")
+@rule(arith.SelectOp)
 def select(fe, op):
     from ..descriptor import MemRef
     c, x, y = fe.operands(op)
@@ -219,10 +219,11 @@ def _cast(method: str):
     return lower
 
 
-for _name, _method in (("extsi", "sext"), ("extui", "zext"), ("trunci", "trunc"),
-                       ("extf", "fpext"), ("truncf", "fptrunc"), ("sitofp", "sitofp"),
-                       ("uitofp", "uitofp"), ("bitcast", "bitcast")):
-    rule("arith." + _name)(_cast(_method))
+for _cls, _method in ((arith.ExtSIOp, "sext"), (arith.ExtUIOp, "zext"),
+                      (arith.TruncIOp, "trunc"), (arith.ExtFOp, "fpext"),
+                      (arith.TruncFOp, "fptrunc"), (arith.SIToFPOp, "sitofp"),
+                      (arith.UIToFPOp, "uitofp"), (arith.BitcastOp, "bitcast")):
+    rule(_cls)(_cast(_method))
 
 
 def _resize(b: ir.IRBuilder, v, ty: ir.IntType, signed: bool):
@@ -233,12 +234,12 @@ def _resize(b: ir.IRBuilder, v, ty: ir.IntType, signed: bool):
     return b.sext(v, ty) if signed else b.zext(v, ty)
 
 
-@rule("arith.index_cast")
+@rule(arith.IndexCastOp)
 def index_cast(fe, op):
     return [_resize(fe.b, fe.operand(op, 0), scalar(op.result.type), True)]
 
 
-@rule("arith.index_castui")
+@rule(arith.IndexCastUIOp)
 def index_castui(fe, op):
     return [_resize(fe.b, fe.operand(op, 0), scalar(op.result.type), False)]
 
@@ -271,14 +272,14 @@ def _to_unsigned(b: ir.IRBuilder, x, bits: int):
     return b.select(high, shifted, truncate_to_int(b, x, bits))
 
 
-@rule("arith.fptosi")
+@rule(arith.FPToSIOp)
 def fptosi(fe, op):
     ity = scalar(op.result.type)
     v = truncate_to_int(fe.b, fe.operand(op, 0), 64 if ity.width == 64 else 32)
     return [_resize(fe.b, v, ity, True)]
 
 
-@rule("arith.fptoui")
+@rule(arith.FPToUIOp)
 def fptoui(fe, op):
     ity = scalar(op.result.type)
     x = fe.operand(op, 0)

@@ -11,12 +11,13 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .... import types as T
+from ....dialects import func
 from ..descriptor import MemRef
 from ..types import I1, I8, I32, descriptor, scalar, storage
 from .registry import rule
 
 
-@rule("func.return")
+@rule(func.ReturnOp)
 def return_(fe, op):
     b = fe.b
     for v, ptr in zip(fe.operands(op), fe.result_ptrs, strict=True):
@@ -27,7 +28,7 @@ def return_(fe, op):
     b.ret(ir.Constant(I32, 0))
 
 
-@rule("func.call")
+@rule(func.CallOp)
 def call(fe, op):
     b = fe.b
     callee = fe.mod.lookup(op.callee)

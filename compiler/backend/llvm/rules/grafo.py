@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 
+from ....dialects import grafo
 from ....ir.attributes import dense_bytes
 from ..descriptor import MemRef
 from ..printing import PRINT_HOOK, print_global
@@ -18,7 +19,7 @@ from .memref import field_at
 from .registry import rule
 
 
-@rule("grafo.check")
+@rule(grafo.CheckOp)
 def check(fe, op):
     b = fe.b
     ok, *params = fe.operands(op)
@@ -35,13 +36,13 @@ def check(fe, op):
     fe.fail_if(b.not_(ok), fe.mod.check_ids[op], wide)
 
 
-@rule("grafo.constant")
+@rule(grafo.ConstantOp)
 def constant(fe, op):
     """A private constant global of the elements' raw bytes, one blob (never per element)."""
     t = op.result.type
     raw = bytearray(dense_bytes(op.attributes["value"].value))
     ty = ir.ArrayType(I8, len(raw))
-    g = ir.GlobalVariable(fe.mod.ll, ty, fe.mod.ll.get_unique_name("grafo.constant"))
+    g = ir.GlobalVariable(fe.mod.ll, ty, fe.mod.ll.get_unique_name(grafo.ConstantOp.name))
     g.linkage, g.global_constant, g.unnamed_addr, g.align = "private", True, True, 64
     g.initializer = _Blob(ty, raw)
     return [MemRef.contiguous(fe.b, t, g, g, [ir.Constant(I64, d) for d in t.shape])]
@@ -58,13 +59,13 @@ class _Blob(ir.Constant):
         return f'c"{text.tobytes().decode()}"'
 
 
-@rule("grafo.stride")
+@rule(grafo.StrideOp)
 def stride(fe, op):
     m, k = fe.operands(op)
     return [field_at(fe.b, m.strides, k)]
 
 
-@rule("grafo.libm")
+@rule(grafo.LibmOp)
 def libm(fe, op):
     """A call of the C math library's function (``expf`` for float32 operands)."""
     args = fe.operands(op)
@@ -72,7 +73,7 @@ def libm(fe, op):
     return [fe.b.call(fe.mod.external(name, args[0].type, [a.type for a in args]), args)]
 
 
-@rule("grafo.print")
+@rule(grafo.PrintOp)
 def print_(fe, op):
     """Pass pointers to the values to the module's print hook, if one is bound; poll the
     interrupt flag first, so that a Ctrl-C stops the call here rather than in Python code

@@ -15,15 +15,21 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from ....dialects import math
 from .. import vecmath
 from .registry import rule
 
-INTRINSIC = {"exp2": "exp2", "log2": "log2", "log10": "log10",
-             "sqrt": "sqrt", "absf": "fabs", "floor": "floor", "ceil": "ceil",
-             "trunc": "trunc", "roundeven": "roundeven", "sin": "sin", "cos": "cos",
-             "copysign": "copysign", "fma": "fma"}
-LIBM = ("log1p", "cbrt", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
-        "atanh", "erf", "atan2")
+INLINE = {math.ExpOp: vecmath.exp, math.ExpM1Op: vecmath.expm1, math.LogOp: vecmath.log,
+          math.TanhOp: vecmath.tanh}
+INTRINSIC = {math.Exp2Op: "exp2", math.Log2Op: "log2", math.Log10Op: "log10",
+             math.SqrtOp: "sqrt", math.AbsFOp: "fabs", math.FloorOp: "floor",
+             math.CeilOp: "ceil", math.TruncOp: "trunc", math.RoundEvenOp: "roundeven",
+             math.SinOp: "sin", math.CosOp: "cos", math.CopySignOp: "copysign",
+             math.FmaOp: "fma"}
+LIBM = {math.Log1pOp: "log1p", math.CbrtOp: "cbrt", math.TanOp: "tan", math.AsinOp: "asin",
+        math.AcosOp: "acos", math.AtanOp: "atan", math.SinhOp: "sinh", math.CoshOp: "cosh",
+        math.AsinhOp: "asinh", math.AcoshOp: "acosh", math.AtanhOp: "atanh",
+        math.ErfOp: "erf", math.Atan2Op: "atan2"}
 
 
 def _intrinsic(name: str):
@@ -48,15 +54,15 @@ def _inline(fn):
     return lower
 
 
-for _name, _fn in vecmath.FUNCTIONS.items():
-    rule("math." + _name)(_inline(_fn))
-for _op, _name in INTRINSIC.items():
-    rule("math." + _op)(_intrinsic(_name))
-for _name in LIBM:
-    rule("math." + _name)(_libm(_name))
+for _cls, _fn in INLINE.items():
+    rule(_cls)(_inline(_fn))
+for _cls, _name in INTRINSIC.items():
+    rule(_cls)(_intrinsic(_name))
+for _cls, _name in LIBM.items():
+    rule(_cls)(_libm(_name))
 
 
-@rule("math.powf")
+@rule(math.PowFOp)
 def powf(fe, op):
     a, b = fe.operands(op)
     if a.type == ir.FloatType():   # inline, vectorizable (vecmath.pow_f32)
@@ -64,21 +70,21 @@ def powf(fe, op):
     return [fe.b.call(fe.mod.intrinsic("pow", a.type, 2), [a, b])]
 
 
-@rule("math.absi")
+@rule(math.AbsIOp)
 def absi(fe, op):
     x = fe.operand(op, 0)
     fn = fe.mod.intrinsic_typed("llvm.abs", [x.type], x.type, [x.type, ir.IntType(1)])
     return [fe.b.call(fn, [x, ir.Constant(ir.IntType(1), 0)])]
 
 
-@rule("math.fpowi")
+@rule(math.FPowIOp)
 def fpowi(fe, op):
     x, n = fe.operands(op)
     y = fe.b.sitofp(n, x.type)
     return [fe.b.call(fe.mod.intrinsic("pow", x.type, 2), [x, y])]
 
 
-@rule("math.ipowi")
+@rule(math.IPowIOp)
 def ipowi(fe, op):
     x, n = fe.operands(op)
     return [fe.b.call(_ipowi_function(fe.mod.ll, x.type), [x, n])]

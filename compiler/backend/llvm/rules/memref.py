@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from ....dialects import memref
 from ..alloc import HEADER, alloc_function, dealloc_function
 from ..descriptor import MemRef, mul_i64
 from ..errors import ARRAY_TOO_BIG, MAX_NBYTES, OUT_OF_MEMORY
@@ -19,7 +20,7 @@ from ..types import I1, I8, I64, PTR, element_bytes, scalar, storage
 from .registry import rule
 
 
-@rule("memref.alloc")
+@rule(memref.AllocOp)
 def alloc(fe, op):
     t = op.result.type
     dynamic = iter(fe.operands(op))
@@ -53,12 +54,12 @@ def alloc(fe, op):
     return [MemRef.contiguous(fe.b, t, base, aligned, sizes)]
 
 
-@rule("memref.dealloc")
+@rule(memref.DeallocOp)
 def dealloc(fe, op):
     fe.b.call(dealloc_function(fe.mod.ll), [fe.operand(op, 0).allocated])
 
 
-@rule("memref.load")
+@rule(memref.LoadOp)
 def load(fe, op):
     m, *idx = fe.operands(op)
     t = op.result.type
@@ -68,7 +69,7 @@ def load(fe, op):
     return [v]
 
 
-@rule("memref.store")
+@rule(memref.StoreOp)
 def store(fe, op):
     v, m, *idx = fe.operands(op)
     if v.type == I1:
@@ -76,7 +77,7 @@ def store(fe, op):
     fe.b.store(v, m.address(fe.b, idx), align=element_bytes(op.operands[0].type))
 
 
-@rule("memref.dim")
+@rule(memref.DimOp)
 def dim(fe, op):
     m, k = fe.operands(op)
     return [field_at(fe.b, m.sizes, k)]

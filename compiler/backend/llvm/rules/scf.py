@@ -33,6 +33,7 @@ from dataclasses import replace
 
 from llvmlite import ir
 
+from ....dialects import memref, scf
 from ..descriptor import NSW, MemRef, flatten, is_const, unflatten
 from ..interrupt import strip_mined
 from .registry import rule
@@ -51,7 +52,7 @@ def _phis(b, values, pred) -> list:
     return phis
 
 
-@rule("scf.for")
+@rule(scf.ForOp)
 def for_(fe, op):
     from .. import parallel  # imports the emitter, which imports these rules
     lb, ub, step, *inits = fe.operands(op)
@@ -64,7 +65,7 @@ def for_(fe, op):
 def poll_every(fe, op) -> int | None:
     """How many iterations of ``op`` run between interrupt polls in ``fe`` (None: no
     polls)."""
-    return op.attr("grafo.poll") if fe.polls else None
+    return op.attr(scf.POLL) if fe.polls else None
 
 
 def emit_loop(fe, op, lb, ub, step, inits=()) -> list:
@@ -81,7 +82,7 @@ def emit_loop(fe, op, lb, ub, step, inits=()) -> list:
 
 
 def _versioned(fe, op, lb, ub, step, inits) -> list:
-    axes = _strided_axes(fe, op) if op.attr("grafo.lanes") else []
+    axes = _strided_axes(fe, op) if op.attr(scf.LANES) else []
     if axes:
         return _unit_stride_version(fe, op, axes, lambda: _emit_loop(fe, op, lb, ub, step,
                                                                      inits))
@@ -98,8 +99,8 @@ def _strided_axes(fe, op) -> list:
             continue
         if any(v in varying for v in inner.operands):
             varying.update(inner.results)
-        if inner.name in ("memref.load", "memref.store"):
-            at = 1 if inner.name == "memref.load" else 2
+        if isinstance(inner, (memref.LoadOp, memref.StoreOp)):
+            at = 1 if isinstance(inner, memref.LoadOp) else 2
             ref, idx = inner.operands[at - 1], inner.operands[at:]
             desc = fe.values.get(ref)
             dims = [d for d, i in enumerate(idx) if i in varying]
@@ -161,7 +162,7 @@ def _emit_loop(fe, op, lb, ub, step, inits) -> list:
     b.position_at_end(head)
     iv = b.phi(lb.type)
     iv.add_incoming(lb, pre)
-    lanes = op.attr("grafo.lanes")
+    lanes = op.attr(scf.LANES)
     if lanes:
         b.position_at_end(pre)
         inits = _packed(b, _flat(inits), lanes)
@@ -181,7 +182,7 @@ def _emit_loop(fe, op, lb, ub, step, inits) -> list:
     for p, v in zip(carried, yielded, strict=True):
         p.add_incoming(v, latch)
     back = b.branch(head)
-    if "grafo.no_unroll" in op.attributes:
+    if scf.NO_UNROLL in op.attributes:
         back.set_metadata("llvm.loop", _loop_id(b.module, "llvm.loop.unroll.disable"))
     b.position_at_end(done)
     if lanes:   # a barrier: LLVM would otherwise split the phi to fit the lanes' later use
@@ -228,7 +229,7 @@ def _lanes(b, vectors: list) -> list:
             for v in vectors for k in range(v.type.count)]
 
 
-@rule("scf.if")
+@rule(scf.IfOp)
 def if_(fe, op):
     b = fe.b
     types = [r.type for r in op.results]
@@ -246,7 +247,7 @@ def if_(fe, op):
     return unflatten(types, _merged(b, arms))
 
 
-@rule("scf.while")
+@rule(scf.WhileOp)
 def while_(fe, op):
     b = fe.b
     pre = b.block
