@@ -223,7 +223,7 @@ class KernelSemantics:
             try:
                 for lin in range(gid, total, stride):
                     bind(lin)
-                    th._block(inner, [env[a] for a in inner.args], env)
+                    th.run_block(inner, [env[a] for a in inner.args], env)
             except _ThreadExit:
                 pass
 
@@ -238,7 +238,7 @@ class KernelSemantics:
                 accs[i] = identity(g.combiner, types[i])
         try:
             for j in range(first, count, stride):
-                accs = th._block(loop.body, [lb + j * step, *accs], env)
+                accs = th.run_block(loop.body, [lb + j * step, *accs], env)
         except _ThreadExit:
             return None
         with np.errstate(all="ignore"):
