@@ -1,11 +1,13 @@
 """benches/run.py without benchmarking: where it writes, what its rows say, and that the
-``bench`` extra installs what the benchmarks import."""
+``bench`` extra installs what the benchmarks import; benches/soak.py for a few seconds."""
 
 import ast
 import glob
 import importlib.util
 import os
 import re
+import shutil
+import subprocess
 import sys
 import tomllib
 
@@ -103,3 +105,19 @@ def test_bench_extra_installs_what_the_benchmarks_import():
     third_party = imported - set(sys.stdlib_module_names) - local - {"__future__"} - OPTIONAL
     assert "numba" in third_party and third_party <= installed, third_party - installed
     assert "scipy" in installed   # Numba's np.dot and @ raise ImportError without SciPy
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="saving artifacts needs a C compiler")
+def test_the_soak_runs_a_few_seconds_and_passes():
+    # benches/soak.py for 3 s (plus its warm-up and calibration): its warm-up runs every kind
+    # of operation once, nothing fails; the memory check itself needs minutes and is skipped
+    out = subprocess.run([sys.executable, os.path.join(BENCHES, "soak.py"), "--minutes", "0.05",
+                          "--threads", "2"], capture_output=True, text=True, timeout=120,
+                         cwd=ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "PASS" and "failures: 0" in lines
+    counts = dict(re.findall(r"^  (\w+) +(\d+)", out.stdout, re.M))
+    assert int(counts["call"]) > 0 and int(counts["error"]) > 0, out.stdout
+    assert int(counts["interrupt"]) > 0, out.stdout
+    assert "memory check skipped" in out.stdout
