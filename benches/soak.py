@@ -667,7 +667,7 @@ def o3_leak(rng, r, per_kind: int, runs: int) -> tuple[float, int]:
     texts = []
     for cf in functions:
         with ScratchContext() as scratch:
-            ref, _ = lower_module(cf._compiled.modules["loops"], "soak", scratch.context)
+            ref, _ = lower_module(cf.compiled.modules["loops"], "soak", scratch.context)
             texts.append(str(scratch.keep(ref)))
     del functions
 
