@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ... import types as T
 from ...dialects import np as npd
-from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel
+from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel, register_ops
 from ...lowering import scalar as S
 from ...lowering.index_expr import splat
 from ...lowering.lowerer import Lowerer, rule
@@ -46,6 +46,9 @@ class GpuReduceOp(Op):
     @classmethod
     def infer(cls, operand_types, attributes):
         return npd.ReduceOp.infer(operand_types, attributes)
+
+
+register_ops("np", (GpuReduceOp,))
 
 
 def _trailing(op) -> bool:
