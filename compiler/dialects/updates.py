@@ -1,6 +1,6 @@
 """Which tensor values are another one changed only by element updates: the values that
 lowering keeps in one buffer (``lowering/in_place.py``) and that the frontend may hand a
-dead path of a branch instead of a placeholder (``frontend/control_flow.py``). Semantics:
+dead path of a branch instead of a placeholder (``frontend/branches.py``). Semantics:
 the same array object in Python, written through ``a[i] = ...``, scatters and masks, and
 through branches and loops that hand it on so updated on every path."""
 
