@@ -66,7 +66,7 @@ def mutate(cx, old, new) -> None:
         return
     src, base = found
     if isinstance(src, npd.SubscriptOp):
-        updated = cx.emit(npd.SetItemOp, [base, new, *src.operands[1:]],
+        updated = cx.emit(npd.SetItemOp, [base, new, *src.indices],
                           {"spec": src.attr("spec"), "bounds": src.attr("bounds", ())})
     elif isinstance(src, npd.TransposeOp):
         perm = src.attr("perm")
@@ -103,7 +103,7 @@ def view_source(cx, v):
     src, base = cx.views.get(v) or (v.op if isinstance(v, OpResult) else None, None)
     if not isinstance(src, _VIEWS) or not isinstance(v.type, T.TensorType):
         return None
-    return src, (src.operands[0] if base is None else base)
+    return src, (src.input if base is None else base)
 
 
 def reapply(cx, chain, base: Value) -> Value:
@@ -112,12 +112,12 @@ def reapply(cx, chain, base: Value) -> Value:
     source (``views``)."""
     for src in chain if isinstance(chain, tuple) else (chain,):
         if isinstance(src, npd.SubscriptOp):
-            v = cx.emit(npd.SubscriptOp, [base, *src.operands[1:]],
+            v = cx.emit(npd.SubscriptOp, [base, *src.indices],
                         {"spec": src.attr("spec"), "bounds": src.attr("bounds", ())})
         elif isinstance(src, npd.TransposeOp):
             v = cx.emit(npd.TransposeOp, [base], {"perm": src.attr("perm")})
         else:
-            v = cx.emit(type(src), [base, *src.operands[1:]], types=[src.result.type])
+            v = cx.emit(type(src), [base, *src.sizes], types=[src.result.type])
         cx.views[v] = (src, base)
         base = v
     return base

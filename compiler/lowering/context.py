@@ -105,8 +105,8 @@ class Emitter:
         if d.type == T.index:
             return d
         src = d.owner_op()
-        if isinstance(src, arith.IndexCastOp) and src.operands[0].type == T.index:
-            return src.operands[0]  # i64 made from an index: use the index itself
+        if isinstance(src, arith.IndexCastOp) and src.input.type == T.index:
+            return src.input  # i64 made from an index: use the index itself
         return self.op(arith.IndexCastOp, d, type=T.index)
 
     def to_i64(self, d: Dim) -> Value:

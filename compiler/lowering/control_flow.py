@@ -137,7 +137,7 @@ def lower_if(lw: Lowerer, op):
             lw.homes[value] = buf
             lent.append(buf)
     types = _kept([buffer_type(r.type) for r in op.results], homes)
-    new = scf.IfOp.create(lw.scalar(op.operands[0]), types)
+    new = scf.IfOp.create(lw.scalar(op.condition), types)
     lw.em.b.insert(new)
     lent = _lend(lw, op, homes)
     for src, dst in zip(op.regions, new.regions, strict=True):

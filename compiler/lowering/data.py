@@ -59,7 +59,7 @@ def lower_concatenate(lw: Lowerer, op):
 @rule(nd.ScanOp)
 def lower_scan(lw: Lowerer, op):
     em = lw.em
-    x = lw.expr(op.operands[0])
+    x = lw.expr(op.input)
     axis, t = op.attr("axis"), x.element
     combine = S.add if op.attr("kind") == "sum" else S.multiply
     ident = em.const(0 if op.attr("kind") == "sum" else 1, T.lowered(t))
@@ -89,7 +89,7 @@ def _before(em: Emitter, t: T.Type, a, b):
 @rule(nd.SortOp)
 def lower_sort(lw: Lowerer, op):
     em = lw.em
-    x = lw.expr(op.operands[0])
+    x = lw.expr(op.input)
     axis, arg, t = op.attr("axis"), bool(op.attr("arg")), x.element
     keys = materialize(em, x)
     shape = x.shape

@@ -45,7 +45,7 @@ def _elementwise_rule(cls: type[npd.ElementwiseOp]):
     fn, cost = S.SCALAR[cls], S.COST.get(cls, 1)
 
     def lower(lw: Lowerer, op):
-        t = T.element_type(op.operands[0].type)
+        t = T.element_type(op.x.type)
         if not isinstance(op.result.type, T.TensorType):
             return [fn(lw.em, t, *[lw.scalar(v) for v in op.operands])]
         return [fused_map(lw, op, lambda *xs: fn(lw.em, t, *xs), cost)]
@@ -76,7 +76,7 @@ def lower_power(lw: Lowerer, op):
 
 @rule(npd.WhereOp)
 def lower_where(lw: Lowerer, op):
-    t = T.element_type(op.operands[1].type)
+    t = T.element_type(op.x.type)
     if not isinstance(op.result.type, T.TensorType):
         return [S.where(lw.em, t, *[lw.scalar(v) for v in op.operands])]
     return [fused_map(lw, op, lambda c, a, b: S.where(lw.em, t, c, a, b), 1)]
@@ -84,9 +84,9 @@ def lower_where(lw: Lowerer, op):
 
 @rule(npd.AsTypeOp)
 def lower_astype(lw: Lowerer, op):
-    src, dst = T.element_type(op.operands[0].type), T.element_type(op.result.type)
+    src, dst = T.element_type(op.input.type), T.element_type(op.result.type)
     if not isinstance(op.result.type, T.TensorType):
-        return [S.astype(lw.em, src, dst, lw.scalar(op.operands[0]))]
+        return [S.astype(lw.em, src, dst, lw.scalar(op.input))]
     e = fused_map(lw, op, lambda x: S.astype(lw.em, src, dst, x), 1)
     if "order" in op.attributes:   # a C-ordered copy (``ndarray.copy``)
         e.strides = None
@@ -123,9 +123,9 @@ def _sizes(lw: Lowerer, t: T.TensorType, operands) -> tuple:
 @rule(npd.FullOp)
 def lower_full(lw: Lowerer, op):
     em, t = lw.em, op.result.type
-    v = lw.scalar(op.operands[0])
-    v = S.astype(em, T.element_type(op.operands[0].type), t.element, v)
-    return [splat(_sizes(lw, t, op.operands[1:]), t.element, v)]
+    v = lw.scalar(op.fill_value)
+    v = S.astype(em, T.element_type(op.fill_value.type), t.element, v)
+    return [splat(_sizes(lw, t, op.sizes), t.element, v)]
 
 
 @rule(npd.ArangeOp)
@@ -137,7 +137,7 @@ def lower_arange(lw: Lowerer, op):
     ct = T.strong(T.promote(start_v.type, step_v.type, T.i64))
     start = S.astype(em, start_v.type, ct, lw.scalar(start_v))
     step = S.astype(em, step_v.type, ct, lw.scalar(step_v))
-    n = t.shape[0] if t.shape[0] is not None else em.max(em.index(lw.scalar(op.operands[2])), 0)
+    n = t.shape[0] if t.shape[0] is not None else em.max(em.index(lw.scalar(op.sizes[0])), 0)
 
     def load(idx):
         i = S.astype(em, T.i64, ct, em.to_i64(em.index(idx[0])))

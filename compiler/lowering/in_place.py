@@ -110,7 +110,7 @@ def _root(op: scf.IfOp, k: int) -> Value | None:
     while not isinstance(y, BlockArgument) and op.is_ancestor_of(y.op):
         inner = y.op
         if isinstance(inner, UPDATES):
-            y = inner.operands[0]
+            y = inner.target
         elif isinstance(inner, scf.IfOp):
             y = inner.then_block.terminator.operands[y.index]
         elif isinstance(inner, scf.ForOp):

@@ -62,8 +62,8 @@ def planned_index(em: Emitter, plan, idx) -> tuple:
 @rule(npd.SubscriptOp)
 def lower_subscript(lw: Lowerer, op):
     em = lw.em
-    x = lw.expr(op.operands[0])
-    vals = iter(op.operands[1:])
+    x = lw.expr(op.input)
+    vals = iter(op.indices)
     bounds = list(op.attr("bounds", ()))
     out_shape, plan, dim = [], [], 0  # plan: per input dim ("fixed", i) | ("slice", out, a, s)
     for item in op.attr("spec"):
@@ -112,7 +112,7 @@ def _planned_strides(em: Emitter, strides, plan, rank: int):
 
 @rule(npd.TransposeOp)
 def lower_transpose(lw: Lowerer, op):
-    x = lw.expr(op.operands[0])
+    x = lw.expr(op.input)
     perm = op.attr("perm")
     inverse = [perm.index(k) for k in range(len(perm))]
     strides = None if x.strides is None else tuple(x.strides[p] for p in perm)
@@ -136,9 +136,9 @@ def _shape_text(shape, params) -> str:
 @rule(npd.BroadcastToOp)
 def lower_broadcast_to(lw: Lowerer, op):
     em = lw.em
-    x = lw.expr(op.operands[0])
+    x = lw.expr(op.input)
     t = op.result.type
-    dyn = iter(op.operands[1:])
+    dyn = iter(op.sizes)
     shape = tuple(d if d is not None else em.index(lw.scalar(next(dyn))) for d in t.shape)
     nonneg = True
     for d in shape:
@@ -202,9 +202,9 @@ def _groups(in_shape, out_shape):
 @rule(npd.ReshapeOp)
 def lower_reshape(lw: Lowerer, op):
     em = lw.em
-    x = lw.expr(op.operands[0])
+    x = lw.expr(op.input)
     t = op.result.type
-    dyn = iter(op.operands[1:])
+    dyn = iter(op.sizes)
     shape = tuple(d if d is not None else em.index(lw.scalar(next(dyn)))
                   for d in T.shape_of(t))
     params = [em.product(x.shape)]
@@ -232,4 +232,4 @@ def lower_reshape(lw: Lowerer, op):
 
 @rule(npd.DimOp)
 def lower_dim(lw: Lowerer, op):
-    return [lw.em.to_i64(lw.expr(op.operands[0]).shape[op.attr("index")])]
+    return [lw.em.to_i64(lw.expr(op.input).shape[op.attr("index")])]

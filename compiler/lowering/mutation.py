@@ -89,7 +89,7 @@ def _fit(em: Emitter, v: Expr, shape,
 def lower_setitem(lw: Lowerer, op):
     em = lw.em
     buf, out, operand = _update(lw, op)
-    shape, index_map = _region(lw, out.shape, op.operands[2:], op.attr("spec"),
+    shape, index_map = _region(lw, out.shape, op.indices, op.attr("spec"),
                                op.attr("bounds", ()))
     v = _fit(em, operand(1), shape)
     em.nest(shape, lambda idx: em.store(v.load(idx), buf, index_map(idx)), parallel=True)
@@ -100,7 +100,7 @@ def _update(lw: Lowerer, op):
     """``(buffer, result, operand)`` for the update ``op`` of its target (operand 0): the
     buffer it writes, the ``Expr`` of its result (reading that buffer) and ``operand(k)``, the
     ``Expr`` of operand ``k`` (a temporary when it reads the target's old value)."""
-    target = op.operands[0]
+    target = op.target
     scope = lw.scopes[-1]
     element = target.type.element
     buf = scope.fresh.get(target)
@@ -184,13 +184,13 @@ def lower_mask_assign(lw: Lowerer, op):
 def lower_write_back(lw: Lowerer, op):
     """Deferred to the function's return (``Lowerer.write_back``), after its results: a
     result may read the parameter's old elements (``t = a * 2; a[:] = 0; return t``)."""
-    lw.write_backs.append((lw.expr(op.operands[0]), lw.expr(op.operands[1])))
+    lw.write_backs.append((lw.expr(op.param), lw.expr(op.value)))
     return []
 
 
 @rule(CheckOp)
 def lower_check(lw: Lowerer, op):
     """A tensor-level ``grafo.check`` (``assert``): the same check on the lowered bool."""
-    lw.em.check(lw.scalar(op.operands[0]), op.attr("kind"), op.attr("message"),
-                [lw.scalar(v) for v in op.operands[1:]])
+    lw.em.check(lw.scalar(op.condition), op.attr("kind"), op.attr("message"),
+                [lw.scalar(v) for v in op.params])
     return []

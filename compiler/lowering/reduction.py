@@ -218,7 +218,7 @@ def lower_reduce(lw: Lowerer, op):
     done = lw.precomputed.pop(op.result, None)
     if done is not None:
         return [done]
-    return [_lower_reduce(lw, op, lw.expr(op.operands[0]))]
+    return [_lower_reduce(lw, op, lw.expr(op.input))]
 
 
 def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
@@ -338,7 +338,7 @@ def _innermost_in_memory(em: Emitter, x: Expr, axis: int, kept) -> bool | Value:
 @rule(npd.ArgReduceOp)
 def lower_argreduce(lw: Lowerer, op):
     em = lw.em
-    x = lw.expr(op.operands[0])
+    x = lw.expr(op.input)
     kind, axis = op.attr("kind"), op.attr("axis")
     skip_nan = kind.startswith("nan")
     kind = kind[3:] if skip_nan else kind

@@ -106,9 +106,9 @@ def accesses(loop: Operation):
     out: dict = {}
     for op in loop.walk():
         if isinstance(op, memref.LoadOp):
-            buf, idx, store = op.operands[0], op.operands[1:], False
+            buf, idx, store = op.memref, op.indices, False
         elif isinstance(op, memref.StoreOp):
-            buf, idx, store = op.operands[1], op.operands[2:], True
+            buf, idx, store = op.memref, op.indices, True
         else:
             continue
         if defined_inside(loop, buf):

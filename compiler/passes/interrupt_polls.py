@@ -54,8 +54,8 @@ class InterruptPolls(Pass):
 
 def _trip_bound(loop: scf.ForOp) -> int | None:
     """An upper bound of the trip count of ``loop`` that its bounds show, else None."""
-    step = int_constant(loop.operands[2])
-    span = _span(*loop.operands[:2])
+    step = int_constant(loop.step)
+    span = _span(loop.lower, loop.upper)
     if step is None or step <= 0 or span is None:
         return None
     return max(0, -(-span // step))
@@ -98,21 +98,21 @@ def _rounded_down(v: Value) -> tuple | None:
     op = v.owner_op()
     if not isinstance(op, arith.MulIOp):
         return None
-    div, c = op.operands[0].owner_op(), int_constant(op.operands[1])
+    div, c = op.lhs.owner_op(), int_constant(op.rhs)
     if not isinstance(div, arith.DivSIOp) or c is None or c <= 0 \
-            or int_constant(div.operands[1]) != c:
+            or int_constant(div.rhs) != c:
         return None
-    return div.operands[0], c
+    return div.lhs, c
 
 
 def _is_min(op: Operation) -> bool:
     """Whether ``op`` is ``select(cmpi slt/sle (x, y), x, y)``."""
     if not isinstance(op, arith.SelectOp):
         return False
-    cond = op.operands[0].owner_op()
+    cond = op.condition.owner_op()
     return type(cond) is arith.CmpIOp \
         and cond.attr("predicate") in (SLT, SLE) \
-        and tuple(cond.operands) == tuple(op.operands[1:])
+        and tuple(cond.operands) == (op.true_value, op.false_value)
 
 
 def _bounded_work(loop: Operation) -> int | None:

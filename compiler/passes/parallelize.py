@@ -68,7 +68,7 @@ def _independent(loop: scf.ForOp) -> bool:
     if loop.results or scf.PARALLEL in loop.attributes \
             or isinstance(loop.induction_var.type, T.IndexType):   # lowering's own loop
         return False
-    step = loop.operands[2].owner_op()
+    step = loop.step.owner_op()
     if not isinstance(step, arith.ConstantOp) or step.attr("value") <= 0:
         return False
     work = _static_work(loop)
@@ -80,7 +80,7 @@ def _independent(loop: scf.ForOp) -> bool:
             return False
         outer = outer.parent_op()
     if not effects_allowed(loop) or any(
-            isinstance(op, memref.DeallocOp) and not defined_inside(loop, op.operands[0])
+            isinstance(op, memref.DeallocOp) and not defined_inside(loop, op.memref)
             for op in loop.walk()):
         return False
     iv = loop.induction_var

@@ -58,6 +58,6 @@ def written_parameters(module) -> list:
     for op in module.walk():
         if op.name == "func.func":
             params = {id(a): k for k, a in enumerate(op.body.args)}
-        elif op.name == "np.write_back" and id(op.operands[0]) in params:
-            written.add(params[id(op.operands[0])])
+        elif op.name == "np.write_back" and id(op.param) in params:
+            written.add(params[id(op.param)])
     return sorted(written)

@@ -52,7 +52,7 @@ register_ops("np", (GpuReduceOp,))
 
 
 def _trailing(op) -> bool:
-    rank = len(T.shape_of(op.operands[0].type))
+    rank = len(T.shape_of(op.input.type))
     axes = sorted(op.attr("axes") or ())
     return bool(axes) and axes == list(range(rank - len(axes), rank))
 
@@ -88,7 +88,7 @@ def _kahan(em, t, n, element):
 def lower_gpu_reduce(lw: Lowerer, op):
     """The loop nest of ``op`` (see the module docstring)."""
     em = lw.em
-    x = lw.expr(op.operands[0])
+    x = lw.expr(op.input)
     kind, keep = op.attr("kind"), bool(op.attr("keepdims"))
     axes = sorted(op.attr("axes"))
     t = T.element_type(op.result.type)

@@ -106,9 +106,9 @@ def lower_gpu_matmul(lw: Lowerer, op):
 
 def operands(loop) -> list:
     """``[A, B, C]``: the memrefs a loop marked ``grafo.matmul`` reads and writes."""
-    loads = [o.operands[0] for o in loop.walk() if isinstance(o, memref.LoadOp)]
+    loads = [o.memref for o in loop.walk() if isinstance(o, memref.LoadOp)]
     store = next(o for o in loop.walk() if isinstance(o, memref.StoreOp))
-    return [loads[0], loads[1], store.operands[1]]
+    return [loads[0], loads[1], store.memref]
 
 
 def emit_matmul(mod: PTXModuleEmitter, k: Kernel) -> None:

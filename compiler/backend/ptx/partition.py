@@ -71,11 +71,11 @@ def is_parallel(loop) -> bool:
     stored, loaded = set(), set()
     for o in inner:
         if isinstance(o, memref.StoreOp):
-            stored.add(alias.get(o.operands[1], o.operands[1]))
-            if not any(_depends(i, iv, set()) for i in o.operands[2:]):
+            stored.add(alias.get(o.memref, o.memref))
+            if not any(_depends(i, iv, set()) for i in o.indices):
                 return False
         elif isinstance(o, memref.LoadOp):
-            loaded.add(alias.get(o.operands[0], o.operands[0]))
+            loaded.add(alias.get(o.memref, o.memref))
     return bool(stored) and not stored & loaded
 
 

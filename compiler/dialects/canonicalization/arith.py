@@ -43,7 +43,7 @@ def loop_range_compare(op: Operation):
         return None
     x, y = op.operands
     loop = loop_of(uncast(x))
-    if pred in (SLT, SGE) and loop is not None and uncast(y) is uncast(loop.operands[1]):
+    if pred in (SLT, SGE) and loop is not None and uncast(y) is uncast(loop.upper):
         holds, fails = True, False
     else:
         rx, ry = value_range(x), value_range(y)

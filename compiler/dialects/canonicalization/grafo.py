@@ -11,7 +11,7 @@ from .rewrites import table
 def passing_check(op: Operation):
     """A ``grafo.check`` whose condition is the constant true can never fail: it goes (no
     values replace it)."""
-    return [] if all_true(op.operands[0]) else None
+    return [] if all_true(op.condition) else None
 
 
 PATTERNS = table([

@@ -36,10 +36,10 @@ def where_same(op: Operation):
 def astype_round_trip(op: Operation):
     """``astype(astype(x, m), t) -> x`` when ``t`` is ``x``'s type and ``m`` holds every value
     of it exactly (NumPy's "safe" casting), e.g. int64 -> Python int -> int64."""
-    inner = same_kind(op.operands[0], op)
+    inner = same_kind(op.input, op)
     if inner is None:
         return None
-    x = inner.operands[0]
+    x = inner.input
     if x.type != op.result.type:
         return None
     safe = np.can_cast(T.to_dtype(x.type), T.to_dtype(inner.result.type), "safe")
@@ -71,17 +71,17 @@ def power_half(op: Operation):
 def transpose_identity(op: Operation):
     """``transpose(x, (0, 1, ...)) -> x``."""
     perm = op.attr("perm")
-    return op.operands[0] if tuple(perm) == tuple(range(len(perm))) else None
+    return op.input if tuple(perm) == tuple(range(len(perm))) else None
 
 
 def transpose_transpose(op: Operation):
     """``transpose(transpose(x, p), q) -> transpose(x, p∘q)`` (``x`` itself if identity)."""
-    inner = same_kind(op.operands[0], op)
+    inner = same_kind(op.input, op)
     if inner is None:
         return None
     p, q = inner.attr("perm"), op.attr("perm")
     perm = tuple(p[i] for i in q)
-    x = inner.operands[0]
+    x = inner.input
     if perm == tuple(range(len(perm))):
         return x
     b = Builder(op.parent, before=op, loc=op.loc)

@@ -74,7 +74,7 @@ def store(fe, op):
     v, m, *idx = fe.operands(op)
     if v.type == I1:
         v = fe.b.zext(v, I8)
-    fe.b.store(v, m.address(fe.b, idx), align=element_bytes(op.operands[0].type))
+    fe.b.store(v, m.address(fe.b, idx), align=element_bytes(op.value.type))
 
 
 @rule(memref.DimOp)
