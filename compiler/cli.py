@@ -230,7 +230,8 @@ def run_translate(args) -> int:
     from .targets import cpu_model, resolve
     text, filename = read_input(args.input)
     module = _parse_verified(text, filename)
-    if module.name != "builtin.module":
+    from .dialects import builtin
+    if not isinstance(module, builtin.ModuleOp):
         raise CommandError(f"{filename}: error: expected a 'builtin.module', got '{module.name}'")
     try:
         if args.to == "ptx":

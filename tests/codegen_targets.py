@@ -15,8 +15,8 @@ import re
 import numpy as np
 
 from compiler.backend.llvm.target import cpu_target_machine as target_machine
-from compiler.targets import cpu_model, host, resolve
 from compiler.backend.llvm.target import vector_bits
+from compiler.targets import cpu_model, host, resolve
 
 CPU_MODELS = ("znver4", "sapphirerapids", "skylake-avx512", "rocketlake", "haswell")
 AARCH64 = "aarch64-linux-gnu"

@@ -18,8 +18,8 @@ import pytest
 
 import compiler
 import runtime
-from compiler.targets import cpu_model
 from compiler.cli import main
+from compiler.targets import cpu_model
 from runtime.artifact import MANIFEST, payload_digest
 
 TESTS = os.path.dirname(os.path.abspath(__file__))

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..dialects import func
+from ..dialects import np as npd
+
 
 @dataclass
 class Facts:
@@ -56,8 +59,8 @@ def written_parameters(module) -> list:
     it writes (``np.write_back``), Variables' hidden parameters included."""
     params, written = {}, set()
     for op in module.walk():
-        if op.name == "func.func":
+        if isinstance(op, func.FuncOp):
             params = {id(a): k for k, a in enumerate(op.body.args)}
-        elif op.name == "np.write_back" and id(op.param) in params:
+        elif isinstance(op, npd.WriteBackOp) and id(op.param) in params:
             written.add(params[id(op.param)])
     return sorted(written)
