@@ -12,8 +12,7 @@ from runtime.manifest import ir_member, llvm_member
 
 from .. import types as T
 from ..ir.core import Location
-from ..ir.parser import parse
-from ..pipeline import IRText
+from ..pipeline.compiled import CompiledViews, IRText
 from ..targets import Target, not_runnable
 from .sources import relocate, source_spans
 
@@ -72,7 +71,7 @@ def _namespaces(fn, module: str | None) -> dict:
     return found
 
 
-class ArtifactCompiled:
+class ArtifactCompiled(CompiledViews):
     """What ``ConcreteFunction`` needs from a compilation (``pipeline.Compiled``), read from
     a one-entry artifact: ``stages`` (optimized and loops IR), ``modules`` (parsed on
     demand), ``result_types``, ``result_tuple``, ``result_structure``, ``written`` (as the
@@ -124,14 +123,3 @@ class ArtifactCompiled:
         self.native = ArtifactNative(artifact, record, function)
         self.timings = {"load": time.perf_counter() - t0}
 
-    @functools.cached_property
-    def modules(self) -> dict:
-        return {stage: parse(text, f"<{stage}>") for stage, text in self.stages.items()}
-
-    @property
-    def llvm_ir(self) -> str:
-        return self.native.llvm_ir
-
-    @property
-    def asm(self) -> str:
-        return self.native.asm

@@ -64,8 +64,27 @@ class Compiled(Protocol):
     def modules(self) -> dict: ...
 
 
+class CompiledViews:
+    """``modules``, ``llvm_ir`` and ``asm`` of a compilation from its ``stages`` texts and
+    its ``native`` module; shared by ``CompiledFunction`` and artifacts' entries."""
+
+    @functools.cached_property
+    def modules(self) -> dict:
+        """Stage name -> IR module, parsed from ``stages`` on first use."""
+        from ..ir.parser import parse
+        return {stage: parse(text, f"<{stage}>") for stage, text in self.stages.items()}
+
+    @property
+    def llvm_ir(self) -> str:
+        return self.native.llvm_ir
+
+    @property
+    def asm(self) -> str:
+        return self.native.asm
+
+
 @dataclass
-class CompiledFunction:
+class CompiledFunction(CompiledViews):
     """Everything the compiler produced for one specialization (see the module docstring)."""
 
     name: str
@@ -85,19 +104,6 @@ class CompiledFunction:
     record: dict | None = None   # not read from an artifact
     artifact_bytes: bytes | None = None   # its artifact, once built (aot.builder.build)
 
-    @functools.cached_property
-    def modules(self) -> dict:
-        """Stage name -> IR module, parsed from ``stages`` on first use."""
-        from ..ir.parser import parse
-        return {stage: parse(text, f"<{stage}>") for stage, text in self.stages.items()}
-
-    @property
-    def llvm_ir(self) -> str:
-        return self.native.llvm_ir
-
-    @property
-    def asm(self) -> str:
-        return self.native.asm
 
 
 def compile_function(fn, args, pipeline: str | None = None, backend=None) -> CompiledFunction:
