@@ -5,25 +5,12 @@ it up here. The tables are complete once converter.py has imported the handler m
 
 from __future__ import annotations
 
+from ..tables import registrar
+
 STATEMENTS: dict = {}   # ast.stmt subclass -> handler(cx, node) -> None
 EXPRESSIONS: dict = {}  # ast.expr subclass -> handler(cx, node) -> frontend value
 
 
-def _register(table: dict, kinds):
-    def register(handler):
-        for kind in kinds:
-            if kind in table:
-                raise ValueError(f"two handlers for ast.{kind.__name__}")
-            table[kind] = handler
-        return handler
-    return register
-
-
-def statement_handler(*kinds):
-    """Register the decorated function as the handler of the statements ``kinds``."""
-    return _register(STATEMENTS, kinds)
-
-
-def expression_handler(*kinds):
-    """Register the decorated function as the handler of the expressions ``kinds``."""
-    return _register(EXPRESSIONS, kinds)
+# Decorators: ``@statement_handler(ast.If)`` registers the handler of those statements.
+statement_handler = registrar(STATEMENTS, "statement handlers")
+expression_handler = registrar(EXPRESSIONS, "expression handlers")

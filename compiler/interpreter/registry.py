@@ -6,18 +6,12 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..tables import registrar
+
 RULES: dict[type, Callable] = {}
 
 
-def rule(*classes):
-    """Decorator: the rule of the op ``classes``."""
-    def register(fn):
-        for cls in classes:
-            if cls in RULES:
-                raise ValueError(f"two interpreter rules for {cls.name}")
-            RULES[cls] = fn
-        return fn
-    return register
+rule = registrar(RULES, "interpreter rules")   # @rule(OpClass, ...)
 
 
 def scalar_rules(table: dict) -> None:

@@ -53,7 +53,7 @@ def _elementwise_rule(cls: type[npd.ElementwiseOp]):
 
 
 for _cls in npd.NUMPY_OPS.values():
-    if issubclass(_cls, npd.ElementwiseOp):
+    if issubclass(_cls, npd.ElementwiseOp) and _cls is not npd.PowerOp:   # lower_power
         rule(_cls)(_elementwise_rule(_cls))
 
 

@@ -26,6 +26,7 @@ from ..dialects import np as npd
 from ..errors import unsupported
 from ..ir.core import BlockArgument, Operation, Value
 from ..ir.opdef import Elementwise, Pure
+from ..tables import registrar
 from .context import Emitter
 from .index_expr import COSTLY, Expr, materialize, of_buffer, of_scalar
 
@@ -43,13 +44,9 @@ def materializer(fn):
     return fn
 
 
-def rule(*op_classes):
-    """Register a lowering rule ``fn(lowerer, op) -> [Value | Expr per result]``."""
-    def register(fn):
-        for cls in op_classes:
-            RULES[cls] = fn
-        return fn
-    return register
+# Decorator: ``@rule(OpClass, ...)`` registers a lowering rule
+# ``fn(lowerer, op) -> [Value | Expr per result]``.
+rule = registrar(RULES, "lowering rules")
 
 
 @dataclass

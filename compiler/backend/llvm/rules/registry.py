@@ -10,15 +10,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ....tables import registrar
+
 RULES: dict[type, Callable] = {}
 
 
-def rule(*ops: type):
-    """Register the decorated function as the lowering of the op classes ``ops``."""
-    def register(fn):
-        for cls in ops:
-            if cls in RULES:
-                raise ValueError(f"two LLVM lowering rules for {cls.name}")
-            RULES[cls] = fn
-        return fn
-    return register
+rule = registrar(RULES, "LLVM lowering rules")   # @rule(OpClass, ...)
