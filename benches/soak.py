@@ -93,6 +93,7 @@ import numpy as np  # noqa: E402
 
 import compiler  # noqa: E402
 import runtime  # noqa: E402
+from kernels import mse, softmax  # noqa: E402  (benches/kernels.py)
 from runtime import parallel  # noqa: E402
 
 LATE = 2.0                # seconds from SIGINT to KeyboardInterrupt that count as a failure
@@ -110,16 +111,6 @@ WARM_UP = 0.05            # the threaded warm-up, as a fraction of the soak (1 s
 
 def axpy(a, x, y):
     return a * x + y
-
-
-def mse(x, y):
-    d = x - y
-    return np.mean(d * d)
-
-
-def softmax(x):
-    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
-    return e / np.sum(e, axis=-1, keepdims=True)
 
 
 def gather(x, i):
