@@ -90,10 +90,10 @@ if ROOT not in sys.path:
 
 import llvmlite  # noqa: E402
 import numpy as np  # noqa: E402
+from kernels import mse, softmax  # noqa: E402  (benches/kernels.py)
 
 import compiler  # noqa: E402
 import runtime  # noqa: E402
-from kernels import mse, softmax  # noqa: E402  (benches/kernels.py)
 from runtime import parallel  # noqa: E402
 
 LATE = 2.0                # seconds from SIGINT to KeyboardInterrupt that count as a failure
