@@ -27,7 +27,8 @@ def _module_name(path: pathlib.Path) -> str:
 
 
 def _imports(path: pathlib.Path, tree: ast.AST) -> set[str]:
-    """Absolute names of the modules ``tree`` imports anywhere (function bodies too)."""
+    """The modules ``tree`` imports anywhere (module- or function-level), as absolute dotted
+    names, with ``from X import y`` naming ``X.y`` when that is a module of the project."""
     package = _module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
@@ -38,8 +39,10 @@ def _imports(path: pathlib.Path, tree: ast.AST) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = package[:len(package) - node.level + 1] if node.level else []
             module = ".".join([*base, *(node.module or "").split(".")]).strip(".")
-            found.add(module)
-            found.update(f"{module}.{a.name}" for a in node.names)
+            for a in node.names:
+                sub = ROOT.parent / f"{module}.{a.name}".replace(".", "/")
+                is_module = sub.with_suffix(".py").exists() or (sub / "__init__.py").exists()
+                found.add(f"{module}.{a.name}" if is_module else module)
     return found
 
 
@@ -82,8 +85,9 @@ def test_dialects_define_ops_as_named_classes():
 
 
 def test_ir_core_imports_nothing_above_it():
-    above = ("compiler.dialects", "compiler.lowering", "compiler.backend", "compiler.frontend",
-             "compiler.passes", "compiler.api", "compiler.pipeline")
+    above = ("compiler.dialects", "compiler.interpreter", "compiler.lowering",
+             "compiler.backend", "compiler.frontend", "compiler.passes", "compiler.api",
+             "compiler.pipeline")
     for path, tree in _modules(ROOT / "ir"):
         bad = {m for m in _imports(path, tree) if m.startswith(above)}
         assert not bad, f"{path.name} imports {sorted(bad)}"
@@ -120,3 +124,44 @@ def test_api_cache_and_aot_import_one_way():
 
     cycles = [g for g in edges if reaches(g, g)]
     assert not cycles, edges
+
+
+# The API's modules: nothing below them imports them, not even inside a function, nor the
+# package root (``compiler``, which imports the whole API).
+API = {"compiler", "compiler.api", "compiler.polymorphic", "compiler.concrete",
+       "compiler.boundary", "compiler.eager", "compiler.aliasing"}
+
+
+def test_cache_and_aot_do_not_import_the_api():
+    """The dependencies run api -> polymorphic -> cache -> aot -> pipeline."""
+    below_cache = [*sorted((ROOT / "aot").glob("*.py")), *sorted((ROOT / "pipeline").glob("*.py")),
+                   ROOT / "keys.py", ROOT / "targets.py", ROOT / "interfaces.py"]
+    for path in [ROOT / "cache.py", *below_cache]:
+        forbidden = API | ({"compiler.cache"} if path in below_cache else set())
+        back = _imports(path, ast.parse(path.read_text())) & forbidden
+        assert not back, f"{path.relative_to(ROOT)} imports {sorted(back)}"
+
+
+def _private_reach_ins(path: pathlib.Path) -> list:
+    """``obj._name`` of an object other than ``self``/``cls`` (dunders aside), and imports of
+    ``_name`` from other modules."""
+    hits = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+            hits.append(f"{node.lineno}: {ast.unparse(node)}")
+        if isinstance(node, ast.ImportFrom):
+            hits += [f"{node.lineno}: import {a.name}" for a in node.names
+                     if a.name.startswith("_") and not a.name.startswith("__")]
+    return hits
+
+
+def test_api_cache_and_aot_read_public_attributes_only():
+    paths = [ROOT / name for name in ("api.py", "concrete.py", "cache.py", "keys.py",
+                                      "eager.py", "placement.py", "boundary.py",
+                                      "targets.py", "cli.py")]
+    paths += sorted((ROOT / "aot").glob("*.py")) + sorted((ROOT / "pipeline").glob("*.py"))
+    paths += [ROOT / "backend" / name for name in ("__init__.py", "base.py", "cpu.py")]
+    for path in paths:
+        assert not _private_reach_ins(path), (path.relative_to(ROOT), _private_reach_ins(path))

@@ -1,12 +1,10 @@
 """Op definitions: the registry the dialects fill, the named accessors that op kinds derive
-from their operand, result and attribute definitions, and the layering of ``compiler/ir``."""
+from their operand, result and attribute definitions (the layering of ``compiler/ir`` is
+checked in test_architecture.py)."""
 
-import ast
-import pathlib
 
 import pytest
 
-import compiler
 from compiler import types as T
 from compiler.dialects import arith, memref, scf
 from compiler.dialects import np as npd
@@ -15,8 +13,6 @@ from compiler.ir.attributes import IntegerAttr
 from compiler.ir.constraints import AnyType, NamedDefs, Variadic, named
 from compiler.ir.core import Value
 from compiler.ir.opdef import OPS, Op, lookup, register_ops
-
-IR = pathlib.Path(compiler.__file__).parent / "ir"
 
 
 def _named_values(cls):
@@ -104,19 +100,3 @@ def test_registering_a_name_twice_or_outside_its_namespace_fails():
     assert OPS["arith.addi"] is arith.AddIOp
     with pytest.raises(ValueError, match="not in the 'scf' namespace"):
         register_ops("scf", (Again,))
-
-
-def test_ir_imports_no_layer_above_it():
-    """``compiler/ir`` is the core: dialects, the interpreter, lowering, backends and the
-    frontend build on it, never the reverse."""
-    above = {"dialects", "interpreter", "lowering", "backend", "frontend", "passes"}
-    for path in IR.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level >= 2:
-                first = (node.module or "").split(".")[0]
-                names = {a.name for a in node.names} if not node.module else {first}
-                assert not names & above, f"{path.name} imports {node.module or names}"
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                module = node.module if isinstance(node, ast.ImportFrom) else \
-                    node.names[0].name
-                assert not any(module and module.startswith(f"compiler.{a}") for a in above)

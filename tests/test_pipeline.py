@@ -5,7 +5,6 @@ the artifact modules depend on each other one way and read only public attribute
 
 from __future__ import annotations
 
-import ast
 import pathlib
 
 import numpy as np
@@ -19,7 +18,6 @@ from compiler.pipeline import IR_STAGES, STAGE_NAMES, Run, frontend_ir, stage_mo
 from compiler.targets import CudaTarget, Target, cpu_model, host, is_cuda, resolve
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-COMPILER = ROOT / "compiler"
 
 
 def affine(x, k):
@@ -145,77 +143,6 @@ def test_the_pipeline_records_what_it_learns():
     assert counted.compiled.variables == [COUNTER] and counted.variables == [COUNTER]
     assert counted.compiled.written == [1] and counted.written == []   # the hidden argument
     assert counted.compiled.target is host()
-
-
-# layering --------------------------------------------------------------------------------------
-
-def _module_imports(path: pathlib.Path) -> set:
-    """The compiler modules ``path`` imports anywhere (module- or function-level), as dotted
-    names, with ``from X import y`` naming ``X.y`` when that is a module."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-    if path.name != "__init__.py":
-        package = package.rpartition(".")[0]
-    else:
-        package = package.removesuffix(".__init__")
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.startswith("compiler")}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
-                base = ".".join(parts + ([node.module] if node.module else []))
-            if not base.startswith("compiler"):
-                continue
-            for a in node.names:
-                sub = f"{base}.{a.name}"
-                is_module = (ROOT / sub.replace(".", "/")).with_suffix(".py").exists() or (
-                    ROOT / sub.replace(".", "/") / "__init__.py").exists()
-                found.add(sub if is_module else base)
-    return found
-
-
-API = {"compiler", "compiler.api", "compiler.polymorphic", "compiler.concrete",
-       "compiler.boundary", "compiler.eager", "compiler.aliasing"}
-
-
-def test_cache_and_aot_do_not_import_the_api():
-    """The dependencies run api -> polymorphic -> cache -> aot -> pipeline: nothing below
-    imports back up, not even inside a function, and none imports the package root
-    (``compiler``, which imports the whole API)."""
-    below_cache = [*sorted((COMPILER / "aot").glob("*.py")),
-                   *sorted((COMPILER / "pipeline").glob("*.py")), COMPILER / "keys.py",
-                   COMPILER / "targets.py", COMPILER / "interfaces.py"]
-    for path in [COMPILER / "cache.py", *below_cache]:
-        forbidden = API | ({"compiler.cache"} if path in below_cache else set())
-        back = _module_imports(path) & forbidden
-        assert not back, f"{path.relative_to(ROOT)} imports {sorted(back)}"
-
-
-def _private_reach_ins(path: pathlib.Path) -> list:
-    """``obj._name`` of an object other than ``self``/``cls`` (dunders aside), and imports of
-    ``_name`` from other modules."""
-    hits = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
-                and not node.attr.startswith("__")
-                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
-            hits.append(f"{node.lineno}: {ast.unparse(node)}")
-        if isinstance(node, ast.ImportFrom):
-            hits += [f"{node.lineno}: import {a.name}" for a in node.names
-                     if a.name.startswith("_") and not a.name.startswith("__")]
-    return hits
-
-
-def test_api_cache_and_aot_read_public_attributes_only():
-    paths = [COMPILER / name for name in ("api.py", "concrete.py", "cache.py", "keys.py",
-                                          "eager.py", "placement.py", "boundary.py",
-                                          "targets.py", "cli.py")]
-    paths += sorted((COMPILER / "aot").glob("*.py")) + sorted((COMPILER / "pipeline").glob("*.py"))
-    paths += [COMPILER / "backend" / name for name in ("__init__.py", "base.py", "cpu.py")]
-    for path in paths:
-        assert not _private_reach_ins(path), (path.relative_to(ROOT), _private_reach_ins(path))
 
 
 def test_targets_and_backend_selection_import_no_llvm():
