@@ -119,11 +119,6 @@ ValueType = Constraint("a tensor, memref or scalar", lambda t: NpValue.test(t) o
                    or LoopScalar.test(t))
 
 
-def memref_of(element: Constraint) -> Constraint:
-    return Constraint(f"a memref of {element}",
-                      lambda t: isinstance(t, T.MemRefType) and element.test(t.element))
-
-
 # attributes ---------------------------------------------------------------------------------
 
 I64_MIN, I64_MAX = -2 ** 63, 2 ** 63 - 1
