@@ -264,8 +264,38 @@ def run(quick: bool) -> dict:
             latency["times"][which] = r
     results.append(latency)
     return {"machine": platform.processor() or platform.machine(),
-            "cpu_count": os.cpu_count(), "threads": int(os.environ["OMP_NUM_THREADS"]),
+            "cpu": cpu_model(), "blas": blas_kernel(), "cpu_count": os.cpu_count(),
+            "threads": int(os.environ["OMP_NUM_THREADS"]),
             "triad_bandwidth_GBps": bandwidth / 1e9, "results": results}
+
+
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo``, as ``lscpu`` shows it) and LLVM's name for
+    it, which is what grafo tunes for: machines differ (AMD Zen 4, Intel Xeon with 512-bit
+    FMA units) and a figure means little without them."""
+    import llvmlite.binding as llvm
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(line.split(":", 1)[1].strip() for line in f
+                         if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{model} (LLVM: {llvm.get_host_cpu_name()})"
+
+
+def blas_kernel() -> str:
+    """The BLAS NumPy runs and the kernel it chose, from threadpoolctl (e.g. "openblas
+    0.3.29, SkylakeX kernel, 2 threads"); "unknown" without threadpoolctl."""
+    import numpy  # noqa: F401  (threadpoolctl lists the libraries loaded)
+    try:
+        import threadpoolctl
+    except ImportError:
+        return "unknown (threadpoolctl is not installed)"
+    blas = [i for i in threadpoolctl.threadpool_info() if i.get("user_api") == "blas"]
+    return "; ".join(f"{i['internal_api']} {i.get('version') or ''}, "
+                     f"{i.get('architecture') or 'unknown'} kernel, {i['num_threads']} threads"
+                     for i in blas) or "none found"
 
 
 def _fmt(t: dict) -> str:
@@ -279,7 +309,8 @@ def markdown(reports: list, command: str) -> str:
     """The Markdown page of ``reports`` (one per thread count)."""
     first = reports[0]
     lines = ["# Benchmarks", "",
-             f"Made by `{command}` on {first['machine']}, {first['cpu_count']} CPUs. "
+             f"Made by `{command}` on {first.get('cpu', first['machine'])}, "
+             f"{first['cpu_count']} CPUs; NumPy's BLAS: {first.get('blas', 'not recorded')}. "
              "Each section is one run at one thread count (see benches/run.py): grafo's "
              "parallel loops and OpenBLAS use that many threads, NumPy's ufuncs and Numba's "
              "`@njit` run on one. The STREAM-style triad bandwidth is measured at the same "

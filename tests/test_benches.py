@@ -50,7 +50,8 @@ def test_quick_rows_name_the_sizes_they_run(run_py):
 
 def _report(threads):
     t = lambda s: {"median": s, "min": s, "max": 2 * s}  # noqa: E731
-    return {"machine": "x86_64", "cpu_count": 2, "threads": threads,
+    return {"machine": "x86_64", "cpu": "Test CPU (LLVM: znver4)", "blas": "openblas, Zen kernel",
+            "cpu_count": 2, "threads": threads,
             "triad_bandwidth_GBps": 40.0,
             "results": [{"case": "MSE, 1e6 f32", "bytes": None, "flops": None,
                          "times": {"numpy": t(3e-3), "grafo": t(1e-3)}}]}
@@ -74,6 +75,7 @@ def test_results_go_to_a_fresh_folder_unless_out_is_given(run_py, tmp_path, monk
     run_py.main(["--threads", "1", "--out", str(tmp_path / "docs")])
     page = (tmp_path / "docs" / "benchmarks.md").read_text()
     assert "`python benches/run.py --threads 1 --out" in page and "## 1 thread(s)" in page
+    assert "on Test CPU (LLVM: znver4), 2 CPUs; NumPy's BLAS: openblas, Zen kernel." in page
 
 
 def test_fresh_folders_do_not_collide(run_py, tmp_path):
