@@ -19,7 +19,16 @@ import operator
 import numpy as np
 
 from .. import types as T
-from ..ir.attributes import DenseAttr, FloatAttr, IntegerAttr, attr_value
+from ..ir.attributes import (
+    ArrayAttr,
+    DenseAttr,
+    FloatAttr,
+    IntegerAttr,
+    attr_value,
+    complex_attr,
+    complex_value,
+    is_complex_attr,
+)
 from ..ir.constraints import (
     BoolAttr,
     Constraint,
@@ -108,8 +117,9 @@ def _dtype_value(v, t: T.Type):
 
 # constants and casts ------------------------------------------------------------------------
 
-ConstantValue = Constraint("an integer, float or dense elements attribute",
-                           lambda a: isinstance(a, (IntegerAttr, FloatAttr, DenseAttr)))
+ConstantValue = Constraint("an integer, float, complex ([re, im]) or dense elements "
+                           "attribute", lambda a: isinstance(a, (IntegerAttr, FloatAttr,
+                                                                 DenseAttr, ArrayAttr)))
 
 
 class ConstantOp(Op):
@@ -129,6 +139,8 @@ class ConstantOp(Op):
             arr = np.array(np.broadcast_to(np.asarray(value, dtype=T.to_dtype(t)), t.shape))
             arr.flags.writeable = False
             attr = DenseAttr(arr, t)
+        elif T.is_complex(t):
+            attr = complex_attr(value, t)
         elif T.is_float(t):
             attr = FloatAttr(float(value), T.strong(t))
         else:
@@ -142,6 +154,9 @@ class ConstantOp(Op):
         t = self.result.type
         if isinstance(a, DenseAttr):
             return a.value
+        if T.is_complex(t):
+            v = complex_value(a)
+            return v if T.is_weak(t) else T.to_dtype(t).type(v)
         v = attr_value(a)
         if t == T.py_bool or t == T.i1:
             return bool(v) if T.is_weak(t) else np.bool_(v)
@@ -153,6 +168,8 @@ class ConstantOp(Op):
         a, t = self.attributes["value"], self.result.type
         if isinstance(t, T.TensorType):
             ok = isinstance(a, DenseAttr) and a.type == t
+        elif T.is_complex(t):
+            ok = is_complex_attr(a, t)
         else:
             ok = not isinstance(a, DenseAttr) and a.type == T.strong(t) \
                 and isinstance(a, FloatAttr) == T.is_float(t)

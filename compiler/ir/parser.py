@@ -108,7 +108,7 @@ def _lark() -> lark.Lark:
 
 _SCALARS = {str(t): t for t in (T.i1, T.i8, T.i16, T.i32, T.i64, T.u8, T.u16, T.u32, T.u64,
                                 T.f32, T.f64, T.index, T.none, T.py_int, T.py_float,
-                                T.py_bool)}
+                                T.py_bool, T.py_complex)}
 _LOCATION_KINDS = {"file_loc", "name_loc", "callsite_loc", "fused_loc", "unknown_loc",
                    "loc_alias"}
 _FLOAT_BITS = {T.f32: (np.float32, np.uint32), T.f64: (np.float64, np.uint64)}
@@ -443,7 +443,8 @@ class _Reader:
         if not isinstance(t, T.TensorType) or not t.is_static:
             raise self.error_at(type_tree, f"a dense attribute needs a tensor type of static "
                                            f"shape, got {t}")
-        if not isinstance(t.element, (T.IntegerType, T.FloatType, T.IndexType)):
+        if not isinstance(t.element, (T.IntegerType, T.FloatType, T.IndexType,
+                                      T.ComplexType)):
             raise self.error_at(type_tree, f"dense elements of type {t.element} are not "
                                            f"supported")
         return t, T.to_dtype(t.element)
@@ -483,6 +484,9 @@ class _Reader:
         body = body[0] if body else Tree("dense_list", [])
         if body.data == "dense_hex":
             arr = self.dense_hex(body.children[0], t, dtype)
+        elif isinstance(t.element, T.ComplexType):
+            raise self.error_at(keyword, f"complex dense elements are read in the hex form "
+                                         f"(dense<\"0x...\">) only, for {t}")
         elif body.data == "dense_scalar":
             flat = self.dense_values([body.children[0]], t.element, dtype)
             try:
@@ -586,6 +590,12 @@ class _Reader:
                 raise self.error_at(ch[0], f"unknown type {ch[0].value} (types: "
                                            f"{', '.join(_SCALARS)})")
             return t
+        if kind == "complex_type":
+            part = _SCALARS.get(ch[1].value)
+            if part not in (T.f32, T.f64):
+                raise self.error_at(ch[1], f"complex parts must be f32 or f64, got "
+                                           f"{ch[1].value}")
+            return T.ComplexType(part)
         if kind == "type_alias":
             return self.alias(ch[0], "a type")
         if kind == "function_type":

@@ -189,6 +189,8 @@ class FunctionEmitter(Emitter):
                 self.values[arg] = MemRef.load(self.b, t, p)
             elif scalar(t) == I1:
                 self.values[arg] = self.b.icmp_unsigned("!=", p, ir.Constant(I8, 0))
+            elif p.type == PTR:  # a complex scalar, passed by pointer
+                self.values[arg] = self.b.load(p, typ=scalar(t))
             else:
                 self.values[arg] = p
 
