@@ -6,6 +6,7 @@
   frontend's output (``np_data``: concatenate, scans, sort, gather, mask selection).
 - ``scf``: structured control flow (upstream MLIR: if, for, while, yield, condition).
 - ``arith``, ``math``, ``memref``: scalar and buffer ops of the loop level (upstream names).
+- ``complex``: complex scalars of the loop level (upstream names, NumPy's semantics).
 - ``grafo``: run-time effects of the loop level (raising errors).
 
 Registration: the last statement of each module, ``register_ops(namespace, classes)``, makes
@@ -14,4 +15,4 @@ this package registers every dialect; ``import compiler`` (which any ``compiler.
 runs first) imports it, so parsed IR text always finds its ops.
 """
 
-from . import arith, builtin, func, grafo, math, memref, np, np_data, scf  # noqa: F401
+from . import arith, builtin, complex, func, grafo, math, memref, np, np_data, scf  # noqa: F401

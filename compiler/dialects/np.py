@@ -198,7 +198,7 @@ class AsTypeOp(Op):
     def evaluate(self, x):
         t = self.result.type
         if T.is_weak(t):
-            return {"int": int, "float": float, "bool": bool}[T.element_type(t).kind](x)
+            return {"int": int, "float": float, "complex": complex, "bool": bool}[T.element_type(t).kind](x)
         with np.errstate(all="ignore"):
             return _dtype_value(np.asarray(x).astype(T.to_dtype(t)), t)
 
@@ -215,6 +215,7 @@ class ElementwiseOp(Op):
     result_bool = False       # comparisons and predicates give bool
     float_only = False
     int_only = False
+    complex_ok = False        # takes complex operands (the ufunc has a complex loop)
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -223,7 +224,10 @@ class ElementwiseOp(Op):
             raise TypeError(f"{cls.name} needs operands of one element type, got "
                             + ", ".join(map(str, operand_types)))
         el = elems.pop()
-        if cls.float_only and not T.is_float(el):
+        if T.is_complex(el):
+            if not cls.complex_ok:
+                raise TypeError(f"ufunc '{cls.numpy}' of complex operands is not supported")
+        elif cls.float_only and not T.is_float(el):
             raise TypeError(f"{cls.numpy} needs float operands, got {el}")
         if cls.int_only and T.is_float(el):
             raise TypeError(f"ufunc '{cls.numpy}' not supported for the input types "
@@ -231,6 +235,8 @@ class ElementwiseOp(Op):
         shape = broadcast_shapes(*[T.shape_of(t) for t in operand_types])
         if cls.result_bool:
             el = T.py_bool if T.is_weak(el) else T.i1
+        elif cls is AbsoluteOp:   # |z| is real
+            el = T.real_type(el)
         return [array_type(shape, el)]
 
     def evaluate(self, *args):
@@ -246,10 +252,18 @@ def _elementwise(op_name: str, numpy: str, arity: int, python=None, traits=(), *
     """The class of ``np.<op_name>``, named ``<OpName>Op`` (``logical_and`` ->
     ``LogicalAndOp``), with operand ``x`` (and ``y``); assigned to that name below."""
     return type(op_name.title().replace("_", "") + "Op", (ElementwiseOp,), {
-        "name": "np." + op_name, "numpy": numpy,
+        "name": "np." + op_name, "numpy": numpy, "complex_ok": op_name in COMPLEX_UFUNCS,
         "python": staticmethod(python) if python is not None else None,
         "operand_defs": named(**dict.fromkeys(("x", "y")[:arity], NpValue)),
         "traits": frozenset({Pure, TensorLevel, Elementwise, InferredTypes, *traits}), **flags})
+
+
+# The ufuncs whose complex loops the lowering implements (``lowering/complex_scalar.py``).
+COMPLEX_UFUNCS = {"add", "subtract", "multiply", "divide", "equal", "not_equal", "less",
+                  "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax",
+                  "fmin", "logical_and", "logical_or", "logical_xor", "logical_not",
+                  "negative", "positive", "absolute", "square", "reciprocal", "isnan",
+                  "isinf", "isfinite"}
 
 
 def _binary(op_name: str):

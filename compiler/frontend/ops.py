@@ -52,8 +52,8 @@ OPERATOR_UFUNCS: dict = {
 
 # NumPy keeps integer dtypes for these (they are the identity on integers).
 _INT_IDENTITY = {np.floor, np.ceil, np.trunc}
-_WEAK_TOKEN = {"int": int, "float": float, "bool": np.dtype(np.bool_)}
-_SAMPLE = {"int": 1, "float": 1.5, "bool": True}
+_WEAK_TOKEN = {"int": int, "float": float, "complex": complex, "bool": np.dtype(np.bool_)}
+_SAMPLE = {"int": 1, "float": 1.5, "complex": 1.5 + 0.5j, "bool": True}
 _FOLD_LIMIT = 256  # largest folded array kept as a constant (elements)
 
 
@@ -102,7 +102,7 @@ def constant(cx, value, t: T.Type) -> Value:
     if isinstance(value, (tuple, list)):
         value = _sequence_array(cx, value, T.to_dtype(el))
     elif T.is_weak(el):
-        value = {"int": int, "float": float, "bool": bool}[el.kind](value)
+        value = {"int": int, "float": float, "complex": complex, "bool": bool}[el.kind](value)
         if el.kind == "int" and not -2 ** 63 <= value < 2 ** 63:
             cx.fail(f"Python int {value} does not fit in 64 bits")
     else:

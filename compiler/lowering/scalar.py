@@ -25,6 +25,7 @@ from ..errors import PY_INT_OVERFLOW
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
 from ..ir.ranges import value_range
+from . import complex_scalar as CS
 from .context import Emitter
 
 # np unary float op -> math op
@@ -60,6 +61,8 @@ def _width(t: T.Type) -> int:
 
 def truthy(em: Emitter, t: T.Type, x: Value) -> Value:
     """``bool(x)`` as i1: ``x != 0`` (NaN is true)."""
+    if T.is_complex(t):
+        return CS.truthy(em, t, x)
     if _k(t) == "b":
         return x
     if _k(t) == "f":
@@ -492,7 +495,10 @@ def signbit(em, t, x):
 def astype(em: Emitter, src: T.Type, dst: T.Type, x: Value) -> Value:
     """``ndarray.astype(dst)`` of one element (unsafe casting). To bool: ``x != 0``. Float to
     int: ``fptosi``/``fptoui`` (the backend gives NumPy's x86 results for NaN/inf/out of
-    range). To ``!py.int`` (Python's ``int(x)``): NaN raises ValueError, inf OverflowError."""
+    range). To ``!py.int`` (Python's ``int(x)``): NaN raises ValueError, inf OverflowError.
+    Complex types: ``complex_scalar.astype``."""
+    if T.is_complex(src) or T.is_complex(dst):
+        return CS.astype(em, src, dst, x, lambda s, d, v: astype(em, s, d, v))
     ks, kd = _k(src), _k(dst)
     ls, ld = T.lowered(src), T.lowered(dst)
     if kd == "b":
@@ -534,6 +540,16 @@ SCALAR = {
     npd.IsinfOp: isinf, npd.IsfiniteOp: isfinite, npd.SignbitOp: signbit, npd.WhereOp: where,
     **{n: _math_unary(m) for n, m in MATH_UNARY.items()},
 }
+
+
+
+def element_function(cls: type, t: T.Type, array: bool):
+    """The scalar function of the np op class ``cls`` for operands of element type ``t``, on
+    elements of arrays (``array``) or on scalars."""
+    if T.is_complex(t):
+        return (CS.COMPLEX_ARRAY if array else CS.COMPLEX)[cls]
+    return SCALAR[cls]
+
 
 # Estimated scalar ops per element (default 1), for the recompute-or-materialize choice.
 _ROUNDING = (npd.FloorOp, npd.CeilOp, npd.TruncOp, npd.RintOp)

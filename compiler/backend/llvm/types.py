@@ -71,3 +71,10 @@ def element_bytes(t: T.Type) -> int:
     s = storage(t)
     return 4 if isinstance(s, ir.FloatType) else 8 if isinstance(s, ir.DoubleType) \
         else s.width // 8
+
+
+def element_align(t: T.Type) -> int:
+    """The alignment NumPy guarantees an aligned array of element type ``t``: its size, a
+    complex's part size."""
+    lt = T.lowered(t)
+    return element_bytes(lt.element if isinstance(lt, T.ComplexType) else lt)
