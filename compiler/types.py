@@ -232,6 +232,11 @@ def complex_of(t: Type) -> Type:
     return with_element(t, py_complex if el == py_float else ComplexType(el))
 
 
+def python_type(t: Type) -> type:
+    """The Python type of the weak scalar type ``t`` (``!py.float`` -> ``float``)."""
+    return {"int": int, "float": float, "complex": complex, "bool": bool}[element_type(t).kind]
+
+
 def is_bool(t: Type) -> bool:
     t = element_type(t)
     return t == i1 or t == py_bool

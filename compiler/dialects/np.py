@@ -198,7 +198,7 @@ class AsTypeOp(Op):
     def evaluate(self, x):
         t = self.result.type
         if T.is_weak(t):
-            return {"int": int, "float": float, "complex": complex, "bool": bool}[T.element_type(t).kind](x)
+            return T.python_type(t)(x)
         with np.errstate(all="ignore"):
             return _dtype_value(np.asarray(x).astype(T.to_dtype(t)), t)
 
@@ -216,6 +216,7 @@ class ElementwiseOp(Op):
     float_only = False
     int_only = False
     complex_ok = False        # takes complex operands (the ufunc has a complex loop)
+    real_result = False       # a complex operand gives a float of its part type
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -235,7 +236,7 @@ class ElementwiseOp(Op):
         shape = broadcast_shapes(*[T.shape_of(t) for t in operand_types])
         if cls.result_bool:
             el = T.py_bool if T.is_weak(el) else T.i1
-        elif cls is AbsoluteOp:   # |z| is real
+        elif cls.real_result:   # |z|, z.real, z.imag are real
             el = T.real_type(el)
         return [array_type(shape, el)]
 
@@ -263,7 +264,7 @@ COMPLEX_UFUNCS = {"add", "subtract", "multiply", "divide", "equal", "not_equal",
                   "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax",
                   "fmin", "logical_and", "logical_or", "logical_xor", "logical_not",
                   "negative", "positive", "absolute", "square", "reciprocal", "isnan",
-                  "isinf", "isfinite"}
+                  "isinf", "isfinite", "conjugate", "real", "imag"}
 
 
 def _binary(op_name: str):
@@ -395,6 +396,37 @@ IsfiniteOp = _unary("isfinite", result_bool=True)
 SignbitOp = _unary("signbit", result_bool=True)
 LogicalNotOp = _unary("logical_not", result_bool=True)
 InvertOp = _unary("invert", python=operator.invert, int_only=True)
+AbsoluteOp.real_result = True
+ConjugateOp = _unary("conjugate", python=lambda x: x.conjugate())
+RealOp = _unary("real", python=lambda x: x.real, real_result=True)
+ImagOp = _unary("imag", python=lambda x: x.imag, real_result=True)
+
+
+class ComplexOp(ElementwiseOp):
+    """``np.complex(%re, %im)``: the complex of float parts ``re + im*1j`` computed exactly
+    (Python's ``complex(re, im)``; ``re + im*1j`` would turn an infinite ``im`` into a NaN real
+    part). Operands of one float type (or ``!py.float``), result of its complex type."""
+
+    name = "np.complex"
+    operand_defs = named(x=NpValue, y=NpValue)
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        elems = {T.element_type(t) for t in operand_types}
+        el = elems.pop()
+        if elems or not T.is_float(el):
+            raise TypeError(f"np.complex needs two float parts of one type, got "
+                            + ", ".join(map(str, operand_types)))
+        shape = broadcast_shapes(*[T.shape_of(t) for t in operand_types])
+        return [array_type(shape, T.complex_of(el))]
+
+    def evaluate(self, x, y):
+        t = self.result.type
+        if T.is_weak(t):
+            return complex(x, y)
+        out = np.empty(np.broadcast(x, y).shape, T.to_dtype(t))
+        out.real, out.imag = x, y
+        return _dtype_value(out, t)
 
 
 class WhereOp(Op):
@@ -831,6 +863,6 @@ NUMPY_OPS = register_ops("np", (
     SinOp, CosOp, TanOp, ArcsinOp, ArccosOp, ArctanOp, SinhOp, CoshOp, TanhOp, ArcsinhOp,
     ArccoshOp, ArctanhOp, FloorOp, CeilOp, TruncOp, RintOp, Deg2RadOp, Rad2DegOp, NegativeOp,
     AbsoluteOp, SquareOp, SignOp, PositiveOp, ReciprocalOp, IsnanOp, IsinfOp, IsfiniteOp,
-    SignbitOp, LogicalNotOp, InvertOp, WhereOp, ReduceOp, ArgReduceOp, BroadcastToOp,
+    SignbitOp, LogicalNotOp, InvertOp, ConjugateOp, RealOp, ImagOp, ComplexOp, WhereOp, ReduceOp, ArgReduceOp, BroadcastToOp,
     ReshapeOp, TransposeOp, SubscriptOp, SetItemOp, WriteBackOp, DimOp, MatmulOp, FullOp,
     ArangeOp, EyeOp))

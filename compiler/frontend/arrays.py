@@ -310,7 +310,7 @@ def arange(cx, start, stop=None, step=None, dtype=None):
 def _sample(t: T.Type, v: int):
     """A Python or NumPy scalar of type ``t`` with value ``v``."""
     if T.is_weak(t):
-        return {"int": int, "float": float, "bool": bool}[T.element_type(t).kind](v)
+        return T.python_type(t)(v)
     return T.to_dtype(t).type(v)
 
 

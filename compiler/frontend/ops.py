@@ -102,7 +102,7 @@ def constant(cx, value, t: T.Type) -> Value:
     if isinstance(value, (tuple, list)):
         value = _sequence_array(cx, value, T.to_dtype(el))
     elif T.is_weak(el):
-        value = {"int": int, "float": float, "complex": complex, "bool": bool}[el.kind](value)
+        value = T.python_type(el)(value)
         if el.kind == "int" and not -2 ** 63 <= value < 2 ** 63:
             cx.fail(f"Python int {value} does not fit in 64 bits")
     else:

@@ -12,7 +12,7 @@ import numpy as np
 from .. import effects
 from .. import types as T
 from . import arrays as A
-from . import shape_functions, statistics
+from . import complex_parts, shape_functions, statistics
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
@@ -182,6 +182,9 @@ NUMPY.update({
     np.where: signature("np.where", A.np_where, ["condition", "x=", "y="]),
     np.clip: signature("np.clip", A.clip, ["a", "a_min=", "a_max="]),
     np.astype: signature("np.astype", A.astype, ["x", "dtype"]),
+    np.real: signature("np.real", complex_parts.real, ["val"]),
+    np.imag: signature("np.imag", complex_parts.imag, ["val"]),
+    np.angle: signature("np.angle", complex_parts.angle, ["z", "deg="]),
     np.asarray: signature("np.asarray", _asarray, ["a", "dtype="]),
     np.array: signature("np.array", _asarray, ["object", "dtype="]),
     np.shape: signature("np.shape", _shape, ["a"]),
@@ -192,7 +195,7 @@ for _table in (statistics.RULES, shape_functions.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-           np.uint64, np.float32, np.float64):
+           np.uint64, np.float32, np.float64, np.complex64, np.complex128):
     NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
 
 
@@ -232,6 +235,8 @@ METHODS: dict = {
     "copy": signature("ndarray.copy", A.copy, ["a"]),
     "ravel": signature("ndarray.ravel", _ravel, ["a"]),
     "flatten": signature("ndarray.flatten", _flatten, ["a"]),
+    "conj": signature("ndarray.conj", complex_parts.conjugate, ["a"]),
+    "conjugate": signature("ndarray.conjugate", complex_parts.conjugate, ["a"]),
 }
 
 for _table in (statistics.METHODS, shape_functions.METHODS):
@@ -243,6 +248,8 @@ ATTRIBUTES: dict = {
     "size": _size,
     "dtype": lambda cx, x: Constant(T.to_dtype(value_type(cx, x))),
     "T": lambda cx, x: A.transpose(cx, x),
+    "real": complex_parts.real,
+    "imag": complex_parts.imag,
 }
 
 
@@ -340,6 +347,7 @@ BUILTINS: dict = {
     builtins.getattr: signature("getattr", _getattr, ["object", "name"]),
     builtins.abs: signature("abs", _abs, ["x"]),
     builtins.float: signature("float", _float, ["x"]),
+    builtins.complex: signature("complex", complex_parts.python_complex, ["real=", "imag="]),
     builtins.int: signature("int", _int, ["x"]),
     builtins.bool: signature("bool", _bool, ["x"]),
     builtins.len: signature("len", _len, ["obj"]),
@@ -371,7 +379,7 @@ BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
                   np.flip, np.broadcast_to, np.asarray, np.einsum, np.bool_, np.int8,
                   np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
-                  np.float32, np.float64}
+                  np.float32, np.float64, np.complex64, np.complex128, np.real}
 VIEW_METHODS = {"reshape", "ravel", "squeeze", "swapaxes", "transpose"}
 FOLDABLE = set(NUMPY) | (set(BUILTINS) - {builtins.range, builtins.getattr})
 

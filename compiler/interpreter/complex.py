@@ -28,7 +28,7 @@ def _cmath(op, *xs):
 
 scalar_rules({
     cx.ConstantOp: lambda op: complex_type(op.result.type)(
-        complex(*(x.value for x in op.attr("value")))),
+        complex(*op.attr("value"))),
     cx.CreateOp: lambda op, r, i: complex_type(op.result.type)(complex(r, i)),
     cx.ReOp: _part(np.real), cx.ImOp: _part(np.imag), cx.AbsOp: _part(np.abs),
     cx.AngleOp: _part(np.angle), cx.AddOp: _loop(np.add), cx.SubOp: _loop(np.subtract),

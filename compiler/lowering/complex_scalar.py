@@ -39,6 +39,11 @@ def create(em, re, im):
     return em.op(cx.CreateOp, re, im)
 
 
+def create_from_parts(em, t, re, im):
+    """``np.complex`` of float parts of type ``t``."""
+    return create(em, re, im)
+
+
 def _zero(em, t):
     return em.const(0.0, part_type(t))
 
@@ -247,7 +252,8 @@ COMPLEX = {
     npd.LogicalXorOp: _logical(arith.XOrIOp), npd.LogicalNotOp: logical_not,
     npd.NegativeOp: negative, npd.PositiveOp: positive, npd.AbsoluteOp: absolute,
     npd.SquareOp: square, npd.ReciprocalOp: reciprocal, npd.IsnanOp: isnan,
-    npd.IsinfOp: isinf, npd.IsfiniteOp: isfinite,
+    npd.IsinfOp: isinf, npd.IsfiniteOp: isfinite, npd.ConjugateOp: conjugate,
+    npd.RealOp: real, npd.ImagOp: imag,
 }
 # Where NumPy's array loops (SIMD) compute otherwise than its scalar math.
 COMPLEX_ARRAY = {**COMPLEX, npd.MultiplyOp: multiply_fused, npd.SquareOp: square_fused,

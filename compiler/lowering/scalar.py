@@ -538,6 +538,7 @@ SCALAR = {
     npd.NegativeOp: negative, npd.PositiveOp: positive, npd.AbsoluteOp: absolute,
     npd.SquareOp: square, npd.SignOp: sign, npd.ReciprocalOp: reciprocal, npd.IsnanOp: isnan,
     npd.IsinfOp: isinf, npd.IsfiniteOp: isfinite, npd.SignbitOp: signbit, npd.WhereOp: where,
+    npd.ConjugateOp: positive, npd.RealOp: positive, npd.ComplexOp: CS.create_from_parts,
     **{n: _math_unary(m) for n, m in MATH_UNARY.items()},
 }
 

@@ -34,7 +34,7 @@ def _libm(fe, name: str, *args):
 
 @rule(cx.ConstantOp)
 def constant(fe, op):
-    re, im = (x.value for x in op.attr("value"))
+    re, im = op.attr("value")
     ty = scalar(op.result.type)
     part = ty.elements[0]
     return [ir.Constant(ty, [ir.Constant(part, re), ir.Constant(part, im)])]
