@@ -92,7 +92,7 @@ def bool_of(cx, v, what: str) -> bool:
 
 def accumulator(el: T.Type) -> T.Type:
     """NumPy's sum/prod dtype: small ints and bool widen to int64 (uint64 if unsigned)."""
-    if T.is_float(el):
+    if T.is_float(el) or T.is_complex(el):
         return el
     return T.u64 if T.is_unsigned(el) else T.i64
 
@@ -121,11 +121,13 @@ def reduce(cx, kind: str, x, axis=None, keepdims=None, dtype=None):
 
 
 def mean(cx, x, axis=None, keepdims=None, dtype=None):
-    """``np.mean``: float64 accumulation for integers, the input's float type otherwise."""
+    """``np.mean``: float64 accumulation for integers, the input's float or complex type
+    otherwise."""
     x = materialize(cx, x)
     rank = len(T.shape_of(x.type))
     el = T.strong(x.type)
-    acc = resolve_dtype(cx, dtype) if not is_none(dtype) else (el if T.is_float(el) else T.f64)
+    acc = resolve_dtype(cx, dtype) if not is_none(dtype) else (
+        el if T.is_float(el) or T.is_complex(el) else T.f64)
     total = reduce(cx, "sum", cast(cx, x, acc), axis, keepdims)
     count = product(cx, [dim(cx, x, k) for k in axes_of(cx, axis, rank)])
     return apply_ufunc(cx, np.divide, [total, cast(cx, count, acc)])

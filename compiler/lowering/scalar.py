@@ -98,6 +98,8 @@ def _mul_overflows(em, a, b, r):
 
 
 def add(em, t, a, b):
+    if T.is_complex(t):
+        return CS.COMPLEX[npd.AddOp](em, t, a, b)
     r = em.op({"f": arith.AddFOp, "b": arith.OrIOp}.get(_k(t), arith.AddIOp), a, b)
     if t == T.py_int and value_range(r) is None:   # a known range never wraps
         # overflow: both operands' signs differ from the result's
@@ -108,6 +110,8 @@ def add(em, t, a, b):
 
 
 def subtract(em, t, a, b):
+    if T.is_complex(t):
+        return CS.COMPLEX[npd.SubtractOp](em, t, a, b)
     r = em.op({"f": arith.SubFOp, "b": arith.XOrIOp}.get(_k(t), arith.SubIOp), a, b)
     if t == T.py_int and value_range(r) is None:   # a known range never wraps
         # overflow: operands of different signs and the result's sign is b's
@@ -118,6 +122,8 @@ def subtract(em, t, a, b):
 
 
 def multiply(em, t, a, b):
+    if T.is_complex(t):
+        return CS.COMPLEX[npd.MultiplyOp](em, t, a, b)
     r = em.op({"f": arith.MulFOp, "b": arith.AndIOp}.get(_k(t), arith.MulIOp), a, b)
     if t == T.py_int:
         _py_int_overflow(em, _mul_overflows(em, a, b, r), "{0} * {1}", (a, b))
