@@ -60,9 +60,9 @@ MAX_CHECK_PARAMS = 4
 
 
 def kind_type(kind: str) -> T.Type | None:
-    """The element type a ``grafo.print`` kind (a NumPy dtype name, or "int"/"float"/"bool"
-    for a Python scalar) stands for; None for a name that is neither."""
-    weak = {"int": T.py_int, "float": T.py_float, "bool": T.py_bool}
+    """The element type a ``grafo.print`` kind (a NumPy dtype name, or "int"/"float"/
+    "complex"/"bool" for a Python scalar) stands for; None for a name that is neither."""
+    weak = {"int": T.py_int, "float": T.py_float, "complex": T.py_complex, "bool": T.py_bool}
     if kind in weak:
         return weak[kind]
     try:

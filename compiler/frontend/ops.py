@@ -172,7 +172,7 @@ def fold(fn, args, kwargs=None):
 
 
 def _plain(r) -> bool:
-    if r is None or isinstance(r, (bool, int, float, str, np.dtype, type)):
+    if r is None or isinstance(r, (bool, int, float, complex, str, np.dtype, type)):
         return True
     if isinstance(r, tuple):
         return all(_plain(x) for x in r)
