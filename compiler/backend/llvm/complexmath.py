@@ -108,7 +108,7 @@ def _check_abi(m: ir.Module) -> None:
             hint="compile complex functions for an x86-64 Linux or macOS target")
 
 
-def c99(r: _Real, name: str, *zs: tuple) -> tuple:
+def _c99(r: _Real, name: str, *zs: tuple) -> tuple:
     """The C library's complex function ``name`` (``cexp``; ``cexpf`` for float) of the
     complex values ``zs`` ((re, im) pairs), called with the x86-64 System V convention:
     ``double complex`` as two doubles (returned as ``{double, double}``), ``float complex``
@@ -134,15 +134,15 @@ def _scaled(r: _Real, z: tuple, k: float) -> tuple:
 
 
 def _exp2(r: _Real, re, im):
-    return c99(r, "cexp", _scaled(r, (re, im), _LN2))
+    return _c99(r, "cexp", _scaled(r, (re, im), _LN2))
 
 
 def _log2(r: _Real, re, im):
-    return _scaled(r, c99(r, "clog", (re, im)), _LOG2E)
+    return _scaled(r, _c99(r, "clog", (re, im)), _LOG2E)
 
 
 def _log10(r: _Real, re, im):
-    return _scaled(r, c99(r, "clog", (re, im)), _LOG10E)
+    return _scaled(r, _c99(r, "clog", (re, im)), _LOG10E)
 
 
 def _expm1(r: _Real, re, im):
@@ -204,7 +204,7 @@ def _sign(r: _Real, re, im):
     return r.select(r.isnan(mod), nan, out)
 
 
-def divide(r: _Real, a: tuple, d: tuple) -> tuple:
+def _divide(r: _Real, a: tuple, d: tuple) -> tuple:
     """``a / d`` by Smith's method with NumPy's zero-divisor case (``loops.c.src``)."""
     b = r.b
     (ar, ai), (br, bi) = a, d
@@ -241,7 +241,7 @@ def _integer_power(r: _Real, a: tuple, n) -> tuple:
         acc = r.select(take, _cmul(r, acc, p), acc)
         active = b.and_(active, b.icmp_signed(">=", m, i32(2 << k)))
         p = r.select(active, _cmul(r, p, p), p)
-    out = r.select(b.icmp_signed("<", n, i32(0)), divide(r, (r.c(1.0), r.c(0.0)), acc), acc)
+    out = r.select(b.icmp_signed("<", n, i32(0)), _divide(r, (r.c(1.0), r.c(0.0)), acc), acc)
     square = _cmul(r, a, a)
     out = r.select(b.icmp_signed("==", n, i32(3)), _cmul(r, a, square), out)
     out = r.select(b.icmp_signed("==", n, i32(2)), square, out)
@@ -275,7 +275,7 @@ def _power_function(m: ir.Module, ty: ir.Type) -> ir.Function:
     b.position_at_end(formula)
     b.ret(b.insert_value(b.insert_value(ir.Constant(pair, ir.Undefined), out[0], 0), out[1], 1))
     b.position_at_end(library)
-    re, im = c99(r, "cpow", (ar, ai), (br, bi))
+    re, im = _c99(r, "cpow", (ar, ai), (br, bi))
     b.ret(b.insert_value(b.insert_value(ir.Constant(pair, ir.Undefined), re, 0), im, 1))
     return fn
 
@@ -288,13 +288,13 @@ def _power(r: _Real, a: tuple, w: tuple) -> tuple:
 
 
 def _libm_function(cname: str):
-    return lambda r, re, im: c99(r, cname, (re, im))
+    return lambda r, re, im: _c99(r, cname, (re, im))
 
 
 _UNARY = {name: _libm_function(cname) for name, cname in _C99.items()}
 _UNARY.update(exp2=_exp2, log2=_log2, log10=_log10, expm1=_expm1, log1p=_log1p,
               square=_square, reciprocal=_reciprocal, absolute=_absolute, sign=_sign)
-_BINARY = {"divide": divide, "power": _power}
+_BINARY = {"divide": _divide, "power": _power}
 
 UNARY = frozenset(_UNARY)
 BINARY = frozenset(_BINARY)
