@@ -150,6 +150,8 @@ def special_grid(ct):
 
 
 def random_values(ct, n=4000, seed=0):
+    """Values over the whole exponent range, in [-4, 4]^2, near the unit circle, and of
+    random bit patterns (NaN payloads and subnormals included)."""
     rng = np.random.default_rng(seed)
     f = np.finfo(np.dtype(ct).char.lower())
     lo, hi = np.log10(float(f.tiny)), np.log10(float(f.max))
@@ -159,7 +161,9 @@ def random_values(ct, n=4000, seed=0):
         wide = (sign() * mag(1) + 1j * sign() * mag(1)).astype(ct)
         near = (rng.uniform(-4, 4, n) + 1j * rng.uniform(-4, 4, n)).astype(ct)
         unit = np.exp(1j * rng.uniform(-np.pi, np.pi, n)) * (1 + rng.normal(0, 1e-6, n))
-    return np.concatenate([wide, near, unit.astype(ct)])
+    it = np.uint32 if ct == np.complex64 else np.uint64
+    bits = rng.integers(0, np.iinfo(it).max, 2 * n, dtype=it, endpoint=True)  # any pattern
+    return np.concatenate([wide, near, unit.astype(ct), bits.view(ct)])
 
 
 FUNCS = sorted(complexmath.UNARY)
