@@ -296,3 +296,23 @@ def test_other_targets_raise():
     with pytest.raises(CompileError, match="aarch64"):
         complexmath.binary(b, "power", fn.args, fn.args)
     assert complexmath.unary(b, "square", *fn.args)[0].type == ir.DoubleType()
+
+
+def test_one_module_holds_every_function_twice():
+    """Declarations and the power helper are made once per module and type: a function
+    calling every complex function twice in both float types passes LLVM's verifier."""
+    m = ir.Module()
+    m.triple = triple()
+    f32, f64 = ir.FloatType(), ir.DoubleType()
+    fn = ir.Function(m, ir.FunctionType(ir.VoidType(), [f32, f32, f64, f64]), "f")
+    b = ir.IRBuilder(fn.append_basic_block())
+    for z in ((fn.args[0], fn.args[1]), (fn.args[2], fn.args[3])) * 2:
+        for name in sorted(complexmath.UNARY):
+            complexmath.unary(b, name, *z)
+        for name in sorted(complexmath.BINARY):
+            complexmath.binary(b, name, z, z)
+    b.ret_void()
+    llvm.parse_assembly(str(m)).verify()
+    declared = [g.name for g in m.global_values]
+    assert len(declared) == len(set(declared))
+    assert {"grafo.rt.cpow.float", "grafo.rt.cpow.double", "cexp", "cexpf"} <= set(declared)

@@ -22,7 +22,8 @@ the same operation order (no contraction into FMA where NumPy's loop has none):
 - ``expm1``: ``expm1(x) cos(y) - 2 sin(y/2)^2 + i exp(x) sin(y)`` (``nc_expm1``).
 - ``log1p``: ``log(hypot(x + 1, y)) + i atan2(y, x + 1)`` (``nc_log1p``).
 - ``square``: ``fma(x, x, -y*y) + i fma(x, y, y*x)``, as the FMA (``fmaddsub``) path of
-  ``loops_arithm_fp.dispatch.c.src`` that NumPy takes on AVX2 and AVX-512 CPUs.
+  ``loops_arithm_fp.dispatch.c.src`` that NumPy takes for arrays on AVX2 and AVX-512 CPUs
+  (its scalars and 0-d arrays round otherwise; ``docs/numpy_support.md``).
 - ``absolute``: ``loops_unary_complex.dispatch.c.src``'s SIMD formula ``max * sqrt(1 +
   (min/max)^2)`` (an infinite part gives inf, else a NaN part gives NaN), not ``hypot``.
 - ``reciprocal``, ``divide``: Smith's method as ``loops.c.src`` writes it (a zero divisor
@@ -265,14 +266,14 @@ def _power_function(m: ir.Module, ty: ir.Type) -> ir.Function:
     integer = b.and_(b.fcmp_ordered("==", bi, r.c(0.0)),
                      b.fcmp_ordered("==", r.intrinsic("trunc", br), br))
     integer = b.and_(integer, b.fcmp_ordered("<", r.intrinsic("fabs", br), r.c(100.0)))
-    n = b.fptosi(b.select(integer, br, r.c(1.0)), ir.IntType(32))
+    b.cbranch(b.or_(b.or_(w_zero, a_zero), integer), formula, library)
+    b.position_at_end(formula)
+    n = b.fptosi(b.select(integer, br, r.c(1.0)), ir.IntType(32))   # no poison off range
     out = _integer_power(r, (ar, ai), n)
     a_zero_out = r.select(b.fcmp_ordered(">", br, r.c(0.0)), (r.c(0.0), r.c(0.0)),
                           (r.c(math.nan), r.c(math.nan)))
     out = r.select(a_zero, a_zero_out, out)
     out = r.select(w_zero, (r.c(1.0), r.c(0.0)), out)
-    b.cbranch(b.or_(b.or_(w_zero, a_zero), integer), formula, library)
-    b.position_at_end(formula)
     b.ret(b.insert_value(b.insert_value(ir.Constant(pair, ir.Undefined), out[0], 0), out[1], 1))
     b.position_at_end(library)
     re, im = _c99(r, "cpow", (ar, ai), (br, bi))
