@@ -264,7 +264,10 @@ COMPLEX_UFUNCS = {"add", "subtract", "multiply", "divide", "equal", "not_equal",
                   "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax",
                   "fmin", "logical_and", "logical_or", "logical_xor", "logical_not",
                   "negative", "positive", "absolute", "square", "reciprocal", "isnan",
-                  "isinf", "isfinite", "conjugate", "real", "imag"}
+                  "isinf", "isfinite", "conjugate", "real", "imag", "sign", "power",
+                  "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin",
+                  "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+                  "arcsinh", "arccosh", "arctanh"}
 
 
 def _binary(op_name: str):

@@ -311,7 +311,7 @@ def power_operator(cx, base, exponent):
     if isinstance(t, T.TensorType):
         el = t.element
         if isinstance(exponent, Constant) and type(exponent.value) in (int, float):
-            fast = _FLOAT_POWER if T.is_float(el) else _POWER
+            fast = _FLOAT_POWER if T.is_float(el) or T.is_complex(el) else _POWER
             ufunc = fast.get((type(exponent.value), exponent.value))
             if ufunc is not None:
                 return apply_ufunc(cx, ufunc, [base])

@@ -253,7 +253,13 @@ COMPLEX = {
     npd.NegativeOp: negative, npd.PositiveOp: positive, npd.AbsoluteOp: absolute,
     npd.SquareOp: square, npd.ReciprocalOp: reciprocal, npd.IsnanOp: isnan,
     npd.IsinfOp: isinf, npd.IsfiniteOp: isfinite, npd.ConjugateOp: conjugate,
-    npd.RealOp: real, npd.ImagOp: imag,
+    npd.RealOp: real, npd.ImagOp: imag, npd.SignOp: cmath("sign"),
+    npd.PowerOp: cmath("power"),
+    **{cls: cmath(cls.numpy) for cls in (
+        npd.ExpOp, npd.Exp2Op, npd.Expm1Op, npd.LogOp, npd.Log2Op, npd.Log10Op, npd.Log1POp,
+        npd.SqrtOp, npd.SinOp, npd.CosOp, npd.TanOp, npd.ArcsinOp, npd.ArccosOp,
+        npd.ArctanOp, npd.SinhOp, npd.CoshOp, npd.TanhOp, npd.ArcsinhOp, npd.ArccoshOp,
+        npd.ArctanhOp)},
 }
 # Where NumPy's array loops (SIMD) compute otherwise than its scalar math.
 COMPLEX_ARRAY = {**COMPLEX, npd.MultiplyOp: multiply_fused, npd.SquareOp: square_fused,

@@ -12,6 +12,7 @@ from llvmlite import ir
 
 from ....dialects import complex as cx
 from ....dialects import grafo
+from .. import complexmath
 from ..types import scalar
 from .registry import rule
 
@@ -153,9 +154,7 @@ def angle(fe, op):
 
 @rule(grafo.CMathOp)
 def cmath(fe, op):
-    """NumPy's complex ufunc through ``complexmath`` (``absolute`` gives a float, which this
-    op never asks for: ``complex.abs`` is that)."""
-    from .. import complexmath
+    """NumPy's complex ufunc through ``complexmath``."""
     b = fe.b
     args = [parts(b, v) for v in fe.operands(op)]
     if len(args) == 1:
