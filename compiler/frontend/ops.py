@@ -140,7 +140,11 @@ def materialize(cx, v) -> Value:
 
 def cast(cx, v, el: T.Type) -> Value:
     """``v`` with element type ``el`` (an ``np.astype`` when it differs; a constant, or a tuple
-    or list of them, is converted at compile time)."""
+    or list of them, is converted at compile time). A complex to real cast keeps the real part
+    with NumPy's ComplexWarning, given once when the function is compiled."""
+    if T.is_complex(value_type(cx, v)) and not T.is_complex(el) and not T.is_bool(el):
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=2)
     if not isinstance(v, Value):
         t = value_type(cx, v)
         return constant(cx, compile_time(v), T.with_element(t, el))
