@@ -413,3 +413,68 @@ def test_interpreter_runs_complex_loop_ir_as_the_backend(dtype, kind):
     for g, w in zip(got, want, strict=True):
         g = np.asarray(g)
         bits_equal(g.view(bool) if w.dtype == np.bool_ else g, np.asarray(w))
+
+
+# ahead-of-time artifacts ---------------------------------------------------------------------
+
+def scale_shift(z, s, x):
+    return z * s + x, s * 2, abs(s)
+
+
+C_PROGRAM = r"""
+#include <complex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "grafo.h"
+
+int main(void) {
+    float _Complex z[3] = {1.0f + 2.0f * I, 3.0f * I, -0.5f};
+    float x[3] = {1.0f, 2.0f, -4.0f};
+    double _Complex s = 2.0 - 1.0 * I, twice;
+    double modulus;
+    grafo_memref_1d zd = {z, z, 0, {3}, {1}}, xd = {x, x, 0, {3}, {1}}, out;
+    grafo_status status;
+    if (grafo_scale_shift(&zd, &s, &xd, &out, &twice, &modulus, &status) != 0) return 3;
+    for (int64_t i = 0; i < out.sizes[0]; i++) {
+        double _Complex v = ((double _Complex *)out.aligned)[out.offset + i * out.strides[0]];
+        printf("%.17g %.17g\n", creal(v), cimag(v));
+    }
+    printf("%.17g %.17g\n%.17g\n", creal(twice), cimag(twice), modulus);
+    free(out.allocated);
+    return 0;
+}
+"""
+
+
+def test_artifacts_take_complex_arguments_from_python_and_c(tmp_path):
+    import shutil
+    import subprocess
+    import zipfile
+
+    import runtime
+    cf = compiler.compile(scale_shift, "c64[?], c128, f32[?]")
+    path = tmp_path / "scale.grafo"
+    cf.save(path)
+    z = np.array([1 + 2j, 3j, -0.5], np.complex64)
+    x = np.array([1, 2, -4], np.float32)
+    s = np.complex128(2 - 1j)
+    want = scale_shift(z, s, x)
+    assert_same(runtime.load(path)(z, s, x), want)
+    with zipfile.ZipFile(path) as zf:
+        header = zf.read("include/grafo.h").decode()
+        zf.extract("include/grafo.h", tmp_path)
+        zf.extract("lib/libgrafo.so", tmp_path)
+    assert ("grafo_scale_shift(grafo_memref_1d *z, const double _Complex *s, grafo_memref_1d "
+            "*x, grafo_memref_1d *result0, double _Complex *result1, double *result2") in header
+    if shutil.which("cc") is None:
+        return
+    (tmp_path / "main.c").write_text(C_PROGRAM)
+    subprocess.run(["cc", "-std=c11", "-Wall", "-Werror", "-o", "main", "main.c", "-Iinclude",
+                    "-Llib", "-lgrafo", f"-Wl,-rpath,{tmp_path / 'lib'}"], cwd=tmp_path,
+                   check=True)
+    out = subprocess.run([str(tmp_path / "main")], capture_output=True, text=True,
+                         check=True).stdout.split()
+    values = [float(v) for v in out]
+    np.testing.assert_array_equal(values[:6], np.column_stack([want[0].real,
+                                                               want[0].imag]).ravel())
+    assert values[6:] == [want[1].real, want[1].imag, want[2]]
