@@ -478,3 +478,32 @@ def test_artifacts_take_complex_arguments_from_python_and_c(tmp_path):
     np.testing.assert_array_equal(values[:6], np.column_stack([want[0].real,
                                                                want[0].imag]).ravel())
     assert values[6:] == [want[1].real, want[1].imag, want[2]]
+
+
+# linear algebra and sorting ------------------------------------------------------------------
+
+def products(a, b, v):
+    return a @ b, np.dot(v, v[::-1]), np.vdot(v, v[::-1]), a @ v[:b.shape[0]], np.matmul(v, v)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_matmul_dot_and_vdot(dtype):
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((40, 30)) + 1j * rng.standard_normal((40, 30))).astype(dtype)
+    b = (rng.standard_normal((30, 20)) + 1j * rng.standard_normal((30, 20))).astype(dtype)
+    got, want = both(products, a, b, a[:, 0].copy())
+    tol = 1e-4 if dtype == np.complex64 else 1e-12   # sums of 30 products of size ~1
+    assert_same(got, want, rtol=tol, atol=tol)
+
+
+def sort(z):
+    return np.sort(z), np.argsort(z)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sort_is_numpys_lexicographic_order_with_nans_last(dtype):
+    parts = [0.0, -1.0, 1.0, np.nan, np.inf, -np.inf]
+    z = np.array([complex(r, i) for r, i in itertools.product(parts, parts)], dtype)
+    np.random.default_rng(2).shuffle(z)
+    check(sort, z)
+    check(sort, z[::-2])

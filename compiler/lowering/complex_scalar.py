@@ -85,6 +85,19 @@ greater = _lexicographic("ogt", "ogt")
 greater_equal = _lexicographic("ogt", "oge")
 
 
+def sort_before(em, t, a, b):
+    """NumPy's sort order of complex values (``npysort``'s ``CDOUBLE_LT``): lexicographic,
+    with ``R + Rj, R + nanj, nan + Rj, nan + nanj`` last in that order."""
+    (ar, ai), (br, bi) = parts(em, a), parts(em, b)
+    a_im, b_im_nan = em.cmpf("ord", ai, ai), em.cmpf("uno", bi, bi)
+    both_nan = em.op(arith.AndIOp, em.cmpf("uno", ar, ar), em.cmpf("uno", br, br))
+    same_real = em.op(arith.OrIOp, em.cmpf("oeq", ar, br), both_nan)
+    on_imag = em.op(arith.OrIOp, em.cmpf("olt", ai, bi), em.op(arith.AndIOp, b_im_nan, a_im))
+    out = em.select(same_real, on_imag, em.cmpf("uno", br, br))
+    out = em.select(em.cmpf("ogt", ar, br), em.op(arith.AndIOp, b_im_nan, a_im), out)
+    return em.select(em.cmpf("olt", ar, br), em.op(arith.OrIOp, a_im, b_im_nan), out)
+
+
 def _extremum(compare, keep_nan_first: bool):
     """NumPy's complex ``maximum`` (``keep_nan_first``: a NaN in either operand wins, the
     first one's first) and ``fmax`` (a NaN loses to a number)."""

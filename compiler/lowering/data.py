@@ -17,6 +17,7 @@ from __future__ import annotations
 from .. import types as T
 from ..dialects import arith, memref
 from ..dialects import np_data as nd
+from . import complex_scalar as CS
 from . import scalar as S
 from .context import Emitter
 from .index_expr import Expr, materialize
@@ -80,6 +81,8 @@ def lower_scan(lw: Lowerer, op):
 
 def _before(em: Emitter, t: T.Type, a, b):
     """Whether ``a`` sorts strictly before ``b``: NumPy's order with NaN last."""
+    if T.is_complex(t):
+        return CS.sort_before(em, t, a, b)
     if T.is_float(t):
         return em.op(arith.OrIOp, em.cmpf("olt", a, b),
                      em.op(arith.AndIOp, em.cmpf("uno", b, b), em.cmpf("ord", a, a)))
