@@ -507,3 +507,11 @@ def test_sort_is_numpys_lexicographic_order_with_nans_last(dtype):
     np.random.default_rng(2).shuffle(z)
     check(sort, z)
     check(sort, z[::-2])
+
+
+def test_the_cuda_target_refuses_complex_numbers_cleanly():
+    with pytest.raises(compiler.CompileError, match="complex numbers are not supported on the "
+                                                    "cuda target") as info:
+        compiler.compile(arithmetic, "c128[?], c128[?]", target="cuda")
+    assert isinstance(info.value, NotImplementedError)
+    assert "test_complex.py" in str(info.value)

@@ -151,11 +151,21 @@ class CudaBackend(Backend):
 
     def prepare(self, module):
         """The tensor-level rewrites of the CUDA target (``matmul.prepare``,
-        ``gpu_reduce.prepare``)."""
+        ``gpu_reduce.prepare``). Raises CompileError (NotImplementedError) at the first op
+        with a complex operand or result: the CUDA runtime moves real dtypes only."""
+        _refuse_complex(module)
         return GR.prepare(MM.prepare(module))
 
     def codegen(self, module) -> PTXModule:
         return compile_module(module, None, self.target)
+
+
+def _refuse_complex(module) -> None:
+    for op in module.walk():
+        if any(T.is_complex(v.type) for v in (*op.operands, *op.results)):
+            raise unsupported("complex numbers are not supported on the cuda target", op.loc,
+                              "compute with the real and imaginary parts as float arrays, "
+                              "or compile for the CPU")
 
 
 __all__ = ["CudaBackend", "CudaTarget", "PTXModule", "compile_module"]
