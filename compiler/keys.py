@@ -1,7 +1,7 @@
 """Specialization keys: which part of each argument selects a concrete function.
 
 As in ``tf.function``, an array selects by dtype and shape, a NumPy scalar by dtype (its
-value is run-time data), and a Python bool/int/float/None, a tuple of those and of NumPy
+value is run-time data), and a Python bool/int/float/complex/None, a tuple of those and of NumPy
 scalars, or a function (a Python function, a ``compiler.Function``, a NumPy ufunc) by its
 *value*: it is a compile-time constant. ``arg_spec`` gives an argument's key part and its IR
 type (or ``frontend.Constant``), checking that it is supported; ``dispatch_key`` is the
@@ -96,8 +96,8 @@ def arg_spec(value, function: str, name: str, default: bool = False):
     bad = _non_constant(value)
     item = f" (it holds {bad!r} of type {type(bad).__name__})" if bad is not value else ""
     raise TypeError(f"{what} of type {type(value).__name__} is not supported{item}: pass NumPy "
-                    f"arrays, NumPy scalars, Python bool/int/float/complex/None, tuples of them, or "
-                    f"functions")
+                    f"arrays, NumPy scalars, Python bool/int/float/complex/None, tuples of "
+                    f"them, or functions")
 
 
 def _non_constant(value):

@@ -2,8 +2,9 @@
 
 A signature string is a comma-separated list of argument types. A type is a dtype name
 (``bool``, ``i8``..``i64``, ``u8``..``u64``, ``f32``, ``f64``, ``c64``, ``c128``, or a NumPy
-name such as ``float32``/``int64``/``uint8``/``complex64``), optionally followed by dims in brackets: ``f32[10,10]``,
-``f32[?,4]`` (``?`` is a dynamic dim), ``f32[]`` (a 0-d array). A bare dtype is a scalar.
+name such as ``float32``/``int64``/``uint8``/``complex64``), optionally followed by dims in
+brackets: ``f32[10,10]``, ``f32[?,4]`` (``?`` is a dynamic dim), ``f32[]`` (a 0-d array). A
+bare dtype is a scalar.
 
 Errors raise ``SignatureError`` (a ``ValueError``) pointing at the offending character.
 """

@@ -37,9 +37,10 @@ _API_INDEX = {"PyArray_Type": 2, "PyArrayDescr_Type": 3, "PyArray_Scalar": 60,
               "PyArray_NewFromDescr": 94, "PyArray_SetBaseObject": 282}
 PYTHON_FUNCTIONS = ("PyEval_SaveThread", "PyEval_RestoreThread", "PyObject_Vectorcall",
                     "PyLong_AsLongLongAndOverflow", "PyLong_FromLongLong",
-                    "PyLong_FromUnsignedLongLong", "PyFloat_FromDouble", "PyComplex_FromDoubles",
-                    "PyBool_FromLong", "PyTuple_New", "PyTuple_SetItem", "Py_IncRef",
-                    "Py_DecRef", "PyCapsule_New", "PyCapsule_GetPointer")
+                    "PyLong_FromUnsignedLongLong", "PyFloat_FromDouble",
+                    "PyComplex_FromDoubles", "PyBool_FromLong", "PyTuple_New",
+                    "PyTuple_SetItem", "Py_IncRef", "Py_DecRef", "PyCapsule_New",
+                    "PyCapsule_GetPointer")
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,8 @@ def _measure() -> Layout | None:
     functions["raise_status"] = id(abi.raise_status)
     return Layout(**offsets, scalar_value=scalar, array_type=id(np.ndarray),
                   descrs={d: id(d) for d in _CTYPE}, scalar_types={d: id(d.type) for d in _CTYPE},
-                  float_type=id(float), int_type=id(int), complex_type=id(complex), true=id(True), false=id(False),
+                  float_type=id(float), int_type=id(int), complex_type=id(complex),
+                  true=id(True), false=id(False),
                   none=id(None), functions=functions,
                   interrupt_flag=interrupt.STATE_ADDRESS)
 

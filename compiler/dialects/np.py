@@ -418,7 +418,7 @@ class ComplexOp(ElementwiseOp):
         elems = {T.element_type(t) for t in operand_types}
         el = elems.pop()
         if elems or not T.is_float(el):
-            raise TypeError(f"np.complex needs two float parts of one type, got "
+            raise TypeError("np.complex needs two float parts of one type, got "
                             + ", ".join(map(str, operand_types)))
         shape = broadcast_shapes(*[T.shape_of(t) for t in operand_types])
         return [array_type(shape, T.complex_of(el))]
@@ -866,6 +866,6 @@ NUMPY_OPS = register_ops("np", (
     SinOp, CosOp, TanOp, ArcsinOp, ArccosOp, ArctanOp, SinhOp, CoshOp, TanhOp, ArcsinhOp,
     ArccoshOp, ArctanhOp, FloorOp, CeilOp, TruncOp, RintOp, Deg2RadOp, Rad2DegOp, NegativeOp,
     AbsoluteOp, SquareOp, SignOp, PositiveOp, ReciprocalOp, IsnanOp, IsinfOp, IsfiniteOp,
-    SignbitOp, LogicalNotOp, InvertOp, ConjugateOp, RealOp, ImagOp, ComplexOp, WhereOp, ReduceOp, ArgReduceOp, BroadcastToOp,
-    ReshapeOp, TransposeOp, SubscriptOp, SetItemOp, WriteBackOp, DimOp, MatmulOp, FullOp,
-    ArangeOp, EyeOp))
+    SignbitOp, LogicalNotOp, InvertOp, ConjugateOp, RealOp, ImagOp, ComplexOp, WhereOp,
+    ReduceOp, ArgReduceOp, BroadcastToOp, ReshapeOp, TransposeOp, SubscriptOp, SetItemOp,
+    WriteBackOp, DimOp, MatmulOp, FullOp, ArangeOp, EyeOp))

@@ -19,9 +19,8 @@ from __future__ import annotations
 import math as _math
 
 from .. import types as T
-from ..dialects import arith, grafo
+from ..dialects import arith, grafo, math
 from ..dialects import complex as cx
-from ..dialects import math
 from ..dialects import np as npd
 from ..ir.attributes import StringAttr
 
