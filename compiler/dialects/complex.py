@@ -83,6 +83,7 @@ class _ToReal(Op):
     traits = frozenset({Pure})
     operand_defs = named(complex=Complex)
     result_defs = (Float,)
+    default_properties = FASTMATH
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -127,8 +128,8 @@ def _define(base, cls_name: str, mnemonic: str, arity: int, **members):
 # Class names follow upstream MLIR's C++ op names (``complex::AddOp``).
 ReOp = _define(_ToReal, "ReOp", "re", 1)
 ImOp = _define(_ToReal, "ImOp", "im", 1)
-AbsOp = _define(_ToReal, "AbsOp", "abs", 1, default_properties=FASTMATH)
-AngleOp = _define(_ToReal, "AngleOp", "angle", 1, default_properties=FASTMATH)
+AbsOp = _define(_ToReal, "AbsOp", "abs", 1)
+AngleOp = _define(_ToReal, "AngleOp", "angle", 1)
 AddOp = _define(_Same, "AddOp", "add", 2, traits=_Same.traits | {Commutative})
 SubOp = _define(_Same, "SubOp", "sub", 2)
 MulOp = _define(_Same, "MulOp", "mul", 2, traits=_Same.traits | {Commutative})
