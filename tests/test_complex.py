@@ -172,6 +172,17 @@ def test_numpy_scalars_use_numpy_scalar_math(dtype):
         check(scalar_arithmetic, x, y)
 
 
+def zero_d(a, b):
+    return a * b, np.square(a), abs(a), a * b[()]
+
+
+def test_0d_arrays_use_numpys_array_loops():
+    rng = np.random.default_rng(4)
+    for _ in range(20):   # products whose parts cancel show the loop's rounding
+        x = complex(*rng.standard_normal(2))
+        check(zero_d, np.array(x), np.array(complex(x.imag, x.real) * (1 + 1e-9)))
+
+
 def python_division(x):
     return complex(x, 1.0) / complex(0.0, 0.0)
 

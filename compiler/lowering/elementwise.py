@@ -46,7 +46,9 @@ def _elementwise_rule(cls: type[npd.ElementwiseOp]):
 
     def lower(lw: Lowerer, op):
         t = T.element_type(op.x.type)
-        fn = S.element_function(cls, t, isinstance(op.result.type, T.TensorType))
+        # NumPy runs its array loops when any operand is an array, a 0-d one too
+        array = any(isinstance(v.type, T.TensorType) for v in op.operands)
+        fn = S.element_function(cls, t, array)
         if not isinstance(op.result.type, T.TensorType):
             return [fn(lw.em, t, *[lw.scalar(v) for v in op.operands])]
         return [fused_map(lw, op, lambda *xs: fn(lw.em, t, *xs), cost)]
