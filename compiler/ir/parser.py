@@ -484,9 +484,8 @@ class _Reader:
         body = body[0] if body else Tree("dense_list", [])
         if body.data == "dense_hex":
             arr = self.dense_hex(body.children[0], t, dtype)
-        elif isinstance(t.element, T.ComplexType):
-            raise self.error_at(keyword, f"complex dense elements are read in the hex form "
-                                         f"(dense<\"0x...\">) only, for {t}")
+        elif isinstance(t.element, T.ComplexType) or body.data == "dense_complex":
+            arr = self.dense_complexes(body, keyword, t, dtype)
         elif body.data == "dense_scalar":
             flat = self.dense_values([body.children[0]], t.element, dtype)
             try:
@@ -524,17 +523,37 @@ class _Reader:
                                      f"(or {dtype.itemsize} for a splat) for {t}")
         return np.broadcast_to(flat, (size,)).reshape(t.shape).copy()
 
-    def dense_shape(self, tree: Tree, keyword: Token) -> tuple[tuple, list[Token]]:
-        """The shape of a nested dense literal and its scalar tokens in row-major order."""
+    def dense_complexes(self, body: Tree, keyword: Token, t: T.TensorType,
+                        dtype: np.dtype) -> np.ndarray:
+        """Complex elements ``(re,im)`` (a splat, or a nested list of them)."""
+        if not isinstance(t.element, T.ComplexType):
+            raise self.error_at(keyword, f"a complex element (re,im) in a dense literal of {t}")
+        shape, leaves = self.dense_shape(body, keyword)
+        if shape not in ((), t.shape) or any(not isinstance(x, Tree) for x in leaves):
+            raise self.error_at(keyword, f"{t} needs complex elements (re,im) of shape "
+                                         f"{t.shape}")
+        parts = self.float_array([p for leaf in leaves for p in leaf.children],
+                                 t.element.element)
+        return np.broadcast_to(parts.view(dtype), (math.prod(t.shape),)).reshape(t.shape).copy()
+
+    def dense_shape(self, tree: Tree, keyword: Token) -> tuple[tuple, list]:
+        """The shape of a nested dense literal and its scalar tokens (a ``dense_complex``
+        tree for a complex element) in row-major order."""
         if tree.data == "dense_scalar":
             return (), [tree.children[0]]
+        if tree.data == "dense_complex":
+            return (), [tree]
         parts = [self.dense_shape(c, keyword) for c in tree.children]
         if any(p[0] != parts[0][0] for p in parts):
             raise self.error_at(keyword, "dense literal is not rectangular")
         inner = parts[0][0] if parts else ()
         return (len(parts), *inner), [tok for p in parts for tok in p[1]]
 
-    def dense_values(self, tokens: list[Token], el: T.Type, dtype: np.dtype) -> np.ndarray:
+    def dense_values(self, tokens: list, el: T.Type, dtype: np.dtype) -> np.ndarray:
+        for tok in tokens:
+            if isinstance(tok, Tree):
+                raise self.error_at(tok.children[0], f"a complex element (re,im) in a dense "
+                                                     f"literal of {el}")
         if el in _FLOAT_BITS:
             return self.float_array(tokens, el)
         if el == T.i1:
