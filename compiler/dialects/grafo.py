@@ -119,7 +119,7 @@ class LibmOp(Op):
                                     f"result's type")
 
 
-# NumPy's complex ufuncs by name and arity; "absolute" gives a float.
+# The NumPy complex ufuncs that ``grafo.cmath`` calls, and their operand counts.
 CMATH = {**dict.fromkeys((
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "square", "reciprocal",
     "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
