@@ -20,7 +20,6 @@ import numpy as np
 
 from .. import types as T
 from ..ir.attributes import (
-    ArrayAttr,
     DenseAttr,
     FloatAttr,
     IntegerAttr,
@@ -119,7 +118,8 @@ def _dtype_value(v, t: T.Type):
 
 ConstantValue = Constraint("an integer, float, complex ([re, im]) or dense elements "
                            "attribute", lambda a: isinstance(a, (IntegerAttr, FloatAttr,
-                                                                 DenseAttr, ArrayAttr)))
+                                                                 DenseAttr))
+                           or is_complex_attr(a, T.c64) or is_complex_attr(a, T.c128))
 
 
 class ConstantOp(Op):
@@ -171,7 +171,7 @@ class ConstantOp(Op):
         elif T.is_complex(t):
             ok = is_complex_attr(a, t)
         else:
-            ok = not isinstance(a, DenseAttr) and a.type == T.strong(t) \
+            ok = isinstance(a, (IntegerAttr, FloatAttr)) and a.type == T.strong(t) \
                 and isinstance(a, FloatAttr) == T.is_float(t)
         if not ok:
             raise VerifyError(self, f"'value' = {a} is not a constant of the result type {t}")
