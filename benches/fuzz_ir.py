@@ -141,7 +141,7 @@ SCALARS = [T.i1, T.i8, T.i16, T.i32, T.i64, T.u8, T.u32, T.u64, T.f32, T.f64, T.
            T.py_int, T.py_float, T.py_bool, T.none]
 # Keys that ops of some dialect read: added where they do not belong, or with wrong values.
 KEYS = ["value", "predicate", "kind", "axes", "axis", "keepdims", "perm", "spec", "bounds",
-        "index", "k", "arg", "index_axis", "callee", "sym_name", "function_type", "message",
+        "index", "k", "arg", "index_axes", "callee", "sym_name", "function_type", "message",
         "pieces", "conversions", "kinds", "grafo.parallel", "grafo.lanes", "grafo.work",
         "grafo.no_unroll", "grafo.nsz", "grafo.independent", "grafo.serial_outlined",
         "grafo.matmul", "grafo.result_tuple", "grafo.result_structure", "grafo.globals"]
