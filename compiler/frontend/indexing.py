@@ -92,8 +92,10 @@ def _advanced(cx, x: Value, items: list, arrays: list):
     if _mask(cx, items, arrays):
         return cx.emit(nd.MaskSelectOp, [x, items[arrays[0]]])
     basic, attrs = _advanced_view(items, arrays)
-    return cx.emit(nd.GatherOp, [subscript(cx, x, basic), *_index_arrays(cx, items, arrays)],
-                   attrs)
+    spec, bounds, operands = basic_index(cx, x, basic)
+    if not _whole(spec, bounds):
+        x = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
+    return cx.emit(nd.GatherOp, [x, *_index_arrays(cx, items, arrays)], attrs)
 
 
 def assign_advanced(cx, x: Value, items: list, arrays: list, value) -> Value:
@@ -105,11 +107,16 @@ def assign_advanced(cx, x: Value, items: list, arrays: list, value) -> Value:
     basic, attrs = _advanced_view(items, arrays)
     idx = _index_arrays(cx, items, arrays)
     spec, bounds, operands = basic_index(cx, x, basic)
-    if all(s == "s" for s in spec) and all(b == "none" for b in bounds):
+    if _whole(spec, bounds):
         return cx.emit(nd.ScatterOp, [x, *idx, v], attrs)
     view = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
     part = cx.emit(nd.ScatterOp, [view, *idx, v], attrs)
     return cx.emit(npd.SetItemOp, [x, part, *operands], {"spec": spec, "bounds": bounds})
+
+
+def _whole(spec: tuple, bounds: tuple) -> bool:
+    """Whether the basic index ``spec``/``bounds`` selects the whole array (``x[:, :]``)."""
+    return all(s == "s" for s in spec) and all(b == "none" for b in bounds)
 
 
 def _mask(cx, items: list, arrays: list) -> bool:
