@@ -157,8 +157,10 @@ def indexed_shape(shape: tuple, index_types, attributes) -> tuple:
         if not T.is_integer(t) or T.is_weak(t):
             raise TypeError("arrays used as indices must be of integer (or boolean) type")
     axes, axis = indexed_axes(attributes["axis"], attributes.get("axes"), len(index_types))
-    if len(axes) != len(index_types):
-        raise ValueError(f"'axes' names {len(axes)} axes for {len(index_types)} index arrays")
+    for key, names in (("axes", axes), ("index_axes", attributes.get("index_axes", axes))):
+        if len(names) != len(index_types):
+            raise ValueError(f"'{key}' names {len(names)} axes for {len(index_types)} index "
+                             f"arrays")
     for a in axes:
         check_axis(a, len(shape))
     if len(set(axes)) != len(axes):
