@@ -347,3 +347,13 @@ def test_inside_loops(i, j, n):
     x = np.arange(49.0).reshape(7, 7)
     check(diagonal_sums, "f64[?,?], i64[?], i64", x, i, np.int64(n))
     check(scatter_in_loop, "i64[?], i64[?], i64", i, j, np.int64(n))
+
+
+def too_many(m, i, j):
+    return m[i, j, i]
+
+
+def test_too_many_indices_is_numpys_index_error():
+    with pytest.raises(IndexError, match="too many indices for array: array is "
+                       "2-dimensional, but 3 were indexed"):
+        compiler.compile(too_many, "f64[?,?], i64[?], i64[?]")

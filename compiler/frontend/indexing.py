@@ -91,8 +91,7 @@ def _advanced(cx, x: Value, items: list, arrays: list):
     broadcast index dims placed as NumPy places them)."""
     if _mask(cx, items, arrays):
         return cx.emit(nd.MaskSelectOp, [x, items[arrays[0]]])
-    basic, attrs = _advanced_view(items, arrays)
-    spec, bounds, operands = basic_index(cx, x, basic)
+    spec, bounds, operands, attrs = _advanced_parts(cx, x, items, arrays)
     if not _whole(spec, bounds):
         x = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
     return cx.emit(nd.GatherOp, [x, *_index_arrays(cx, items, arrays)], attrs)
@@ -104,14 +103,25 @@ def assign_advanced(cx, x: Value, items: list, arrays: list, value) -> Value:
     v = cast(cx, value, x.type.element)
     if _mask(cx, items, arrays):
         return cx.emit(nd.MaskAssignOp, [x, items[arrays[0]], v])
-    basic, attrs = _advanced_view(items, arrays)
+    spec, bounds, operands, attrs = _advanced_parts(cx, x, items, arrays)
     idx = _index_arrays(cx, items, arrays)
-    spec, bounds, operands = basic_index(cx, x, basic)
     if _whole(spec, bounds):
         return cx.emit(nd.ScatterOp, [x, *idx, v], attrs)
     view = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
     part = cx.emit(nd.ScatterOp, [view, *idx, v], attrs)
     return cx.emit(npd.SetItemOp, [x, part, *operands], {"spec": spec, "bounds": bounds})
+
+
+def _advanced_parts(cx, x: Value, items: list, arrays: list) -> tuple:
+    """``(spec, bounds, operands, attributes)``: the basic part of an integer-array index
+    of ``x`` (``np.subscript``'s) and the ``np.gather``/``np.scatter`` attributes that index
+    it; NumPy's IndexError for more indices than ``x`` has dims."""
+    indexed = sum(1 for it in items if not (isinstance(it, Constant) and it.value is None))
+    if indexed > x.type.rank:
+        cx.fail(f"too many indices for array: array is {x.type.rank}-dimensional, but "
+                f"{indexed} were indexed", kind=IndexError)
+    basic, attrs = _advanced_view(items, arrays)
+    return (*basic_index(cx, x, basic), attrs)
 
 
 def _whole(spec: tuple, bounds: tuple) -> bool:
