@@ -339,6 +339,13 @@ def scatter_in_loop(i, j, n):
     return y
 
 
+def run_time_int_first(x, j, n):
+    out = np.zeros((j.shape[0], x.shape[1]))
+    for k in range(n):
+        out += x[k, :, j]   # the loop's integer and j are separated: j's dim first
+    return out
+
+
 @SETTINGS
 @given(i=hnp.arrays(np.int64, st.integers(0, 3), elements=st.integers(-4, 3)),
        j=hnp.arrays(np.int64, st.integers(0, 3), elements=st.integers(-3, 2)),
@@ -347,6 +354,8 @@ def test_inside_loops(i, j, n):
     x = np.arange(49.0).reshape(7, 7)
     check(diagonal_sums, "f64[?,?], i64[?], i64", x, i, np.int64(n))
     check(scatter_in_loop, "i64[?], i64[?], i64", i, j, np.int64(n))
+    check(run_time_int_first, "f64[?,?,?], i64[?], i64", np.arange(24.0).reshape(2, 3, 4), j,
+          np.int64(n))
 
 
 def too_many(m, i, j):
