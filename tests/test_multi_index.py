@@ -18,7 +18,7 @@ from hypothesis.extra import numpy as hnp
 
 import compiler
 
-SETTINGS = settings(max_examples=25, deadline=None)
+SETTINGS = settings(max_examples=20, deadline=None)
 
 
 @functools.cache
