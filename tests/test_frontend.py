@@ -410,7 +410,7 @@ UNSUPPORTED = [
     (u_dict, '{"a": x}', "dict display"),
     (u_walrus, "y := x", "assignment expression"),
     (u_undefined, "undefined_name", "name 'undefined_name' is not defined"),
-    (u_fancy, "x[x > 0, x > 0]", "more than one index array"),
+    (u_fancy, "x[x > 0, x > 0]", "boolean mask combined with other indices"),
     (u_broadcast, "x + np.ones(5)", "operands could not be broadcast together"),
     (u_truth, "x:", "truth value of an array with more than one element is ambiguous"),
     (u_for_tuple_of_strings, '("a", "b")', "for loops over"),

@@ -23,9 +23,6 @@ from .values import (
     is_sequence,
 )
 
-_ADVANCED_HINT = ("advanced indexing (integer or boolean arrays as indices) is not supported; "
-                  "use basic slices, np.where or a loop")
-
 
 def subscript(cx, x, index):
     """``x[index]`` for arrays (basic indexing) and tuples (compile-time index)."""
@@ -40,13 +37,14 @@ def subscript(cx, x, index):
     items = index_items(cx, x, index)
     arrays = [k for k, it in enumerate(items) if isinstance(it, Value)
               and isinstance(it.type, T.TensorType)]
-    if arrays:
-        return _advanced(cx, x, items, arrays)
-    spec, bounds, operands = basic_index(cx, x, index)
     ellipsis = any(isinstance(it, Constant) and it.value is Ellipsis for it in _raw_items(index))
-    if ellipsis and not spec:  # x[...] of a 0-d array: the array itself
-        return x
-    out = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
+    if arrays:
+        out = _advanced(cx, x, items, arrays)
+    else:
+        spec, bounds, operands = basic_index(cx, x, index)
+        if ellipsis and not spec:  # x[...] of a 0-d array: the array itself
+            return x
+        out = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
     if ellipsis and not isinstance(out.type, T.TensorType):  # x[0, ...]: a 0-d array
         out = cx.emit(npd.ReshapeOp, [out], types=[T.TensorType((), out.type)])
     return out
@@ -88,74 +86,82 @@ def _index_array(cx, item):
 
 
 def _advanced(cx, x: Value, items: list, arrays: list):
-    """Advanced indexing with one index array: a bool mask over leading dims
-    (``np.mask_select``) or an integer array among slices, None and integers (``np.gather``
-    applied to the basic part, its dims placed as NumPy places them)."""
-    k = _single_array(cx, items, arrays)
-    arr = items[k]
-    if T.is_bool(arr.type):
-        return cx.emit(nd.MaskSelectOp, [x, arr])
-    if T.is_float(arr.type):
-        cx.fail("arrays used as indices must be of integer (or boolean) type")
-    basic, axis, front = _advanced_view(items, k)
-    out = cx.emit(nd.GatherOp, [subscript(cx, x, basic), materialize(cx, arr)],
-                  {"axis": axis, "index_axis": _source_axis(items, k)})
-    if not front or axis == 0:
-        return out
-    r, rank = arr.type.rank, out.type.rank  # non-adjacent advanced indices: array dims first
-    perm = tuple(range(axis, axis + r)) + tuple(range(axis)) + tuple(range(axis + r, rank))
-    return cx.emit(npd.TransposeOp, [out], {"perm": perm})
+    """Advanced indexing: a bool mask over leading dims (``np.mask_select``), or integer
+    index arrays among slices, None and integers (``np.gather`` of the basic part, the
+    broadcast index dims placed as NumPy places them)."""
+    if _mask(cx, items, arrays):
+        return cx.emit(nd.MaskSelectOp, [x, items[arrays[0]]])
+    spec, bounds, operands, attrs = _advanced_parts(cx, x, items, arrays)
+    if not _whole(spec, bounds):
+        x = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
+    return cx.emit(nd.GatherOp, [x, *_index_arrays(cx, items, arrays)], attrs)
 
 
 def assign_advanced(cx, x: Value, items: list, arrays: list, value) -> Value:
-    """``x`` with ``x[items] = value`` for one index array: ``np.mask_assign`` for a bool
-    mask, else ``np.scatter`` into the basic part (``np.setitem`` puts the part back)."""
-    k = _single_array(cx, items, arrays)
-    arr = items[k]
+    """``x`` with ``x[items] = value``: ``np.mask_assign`` for a bool mask, else
+    ``np.scatter`` into the basic part (``np.setitem`` puts the part back)."""
     v = cast(cx, value, x.type.element)
-    if T.is_bool(arr.type):
-        return cx.emit(nd.MaskAssignOp, [x, arr, v])
-    if T.is_float(arr.type):
-        cx.fail("arrays used as indices must be of integer (or boolean) type")
-    basic, axis, front = _advanced_view(items, k)
-    if front and axis != 0:
-        cx.fail("assigning through an index array separated from an integer index by a slice "
-                "is not supported", "index with the integer first: y = x[i]; y[:, idx] = v")
-    spec, bounds, operands = basic_index(cx, x, basic)
-    attrs = {"axis": axis, "index_axis": _source_axis(items, k)}
-    if all(s == "s" for s in spec) and all(b == "none" for b in bounds):
-        return cx.emit(nd.ScatterOp, [x, materialize(cx, arr), v], attrs)
+    if _mask(cx, items, arrays):
+        return cx.emit(nd.MaskAssignOp, [x, items[arrays[0]], v])
+    spec, bounds, operands, attrs = _advanced_parts(cx, x, items, arrays)
+    idx = _index_arrays(cx, items, arrays)
+    if _whole(spec, bounds):
+        return cx.emit(nd.ScatterOp, [x, *idx, v], attrs)
     view = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
-    part = cx.emit(nd.ScatterOp, [view, materialize(cx, arr), v], attrs)
+    part = cx.emit(nd.ScatterOp, [view, *idx, v], attrs)
     return cx.emit(npd.SetItemOp, [x, part, *operands], {"spec": spec, "bounds": bounds})
 
 
-def _single_array(cx, items: list, arrays: list) -> int:
-    """The position of the only index array; a mask must be the only index."""
-    if len(arrays) > 1:
-        cx.fail("indexing with more than one index array is not supported", _ADVANCED_HINT)
-    k = arrays[0]
-    if T.is_bool(items[k].type) and len(items) != 1:
+def _advanced_parts(cx, x: Value, items: list, arrays: list) -> tuple:
+    """``(spec, bounds, operands, attributes)``: the basic part of an integer-array index
+    of ``x`` (``np.subscript``'s) and the ``np.gather``/``np.scatter`` attributes that index
+    it; NumPy's IndexError for more indices than ``x`` has dims."""
+    indexed = sum(1 for it in items if not (isinstance(it, Constant) and it.value is None))
+    if indexed > x.type.rank:
+        cx.fail(f"too many indices for array: array is {x.type.rank}-dimensional, but "
+                f"{indexed} were indexed", kind=IndexError)
+    basic, attrs = _advanced_view(items, arrays)
+    return (*basic_index(cx, x, basic), attrs)
+
+
+def _whole(spec: tuple, bounds: tuple) -> bool:
+    """Whether the basic index ``spec``/``bounds`` selects the whole array (``x[:, :]``)."""
+    return all(s == "s" for s in spec) and all(b == "none" for b in bounds)
+
+
+def _mask(cx, items: list, arrays: list) -> bool:
+    """Whether the index is one bool mask (which must then be the only index)."""
+    bools = [k for k in arrays if T.is_bool(items[k].type)]
+    if bools and len(items) != 1:
         cx.fail("a boolean mask combined with other indices is not supported",
                 "index with the mask alone: x[mask]")
-    return k
+    return bool(bools)
 
 
-def _source_axis(items: list, k: int) -> int:
-    """The axis of the indexed array that the index item ``k`` indexes."""
-    return sum(1 for it in items[:k] if not (isinstance(it, Constant) and it.value is None))
+def _index_arrays(cx, items: list, arrays: list) -> list:
+    """The integer index arrays at ``arrays``, in order."""
+    out = []
+    for k in arrays:
+        if not T.is_integer(items[k].type):
+            cx.fail("arrays used as indices must be of integer (or boolean) type")
+        out.append(materialize(cx, items[k]))
+    return out
 
 
-def _advanced_view(items: list, k: int) -> tuple:
-    """(the basic index with a full slice for the index array at ``k``, the array's axis in
-    that view, whether NumPy puts the array's dims first: integers, which are advanced
-    indices too, separated from the array by a slice or None)."""
+def _advanced_view(items: list, arrays: list) -> tuple:
+    """(the basic index with a full slice for each index array, the ``np.gather`` /
+    ``np.scatter`` attributes that index that view). Integers are advanced indices too: the
+    broadcast index dims replace the advanced ones in place when those are adjacent, and
+    go first when a slice or None separates them (NumPy's rule)."""
     full = SliceValue(Constant(None), Constant(None), Constant(None))
-    basic = TupleValue(tuple(full if j == k else it for j, it in enumerate(items)))
-    ints = [j for j, it in enumerate(items) if j != k and not _is_slice_or_none(it)]
-    adv = sorted(ints + [k])
+    basic = TupleValue(tuple(full if j in arrays else it for j, it in enumerate(items)))
+    ints = [j for j, it in enumerate(items) if j not in arrays and not _is_slice_or_none(it)]
+    adv = sorted(ints + arrays)
     front = any(_is_slice_or_none(items[j]) for j in range(adv[0], adv[-1]))
-    return basic, k - sum(1 for j in ints if j < k), front
+    axes = tuple(k - sum(1 for j in ints if j < k) for k in arrays)
+    names = tuple(sum(1 for it in items[:k] if not (isinstance(it, Constant)
+                                                    and it.value is None)) for k in arrays)
+    return basic, {"axis": 0 if front else axes[0], "axes": axes, "index_axes": names}
 
 
 def _is_slice_or_none(it) -> bool:
@@ -259,7 +265,8 @@ def _index(cx, v, what: str = "an index") -> Value:
         return constant(cx, int(value), T.py_int)
     if isinstance(v, Value):
         if isinstance(v.type, T.TensorType):
-            cx.fail(f"indexing with an array is not supported ({what})", _ADVANCED_HINT)
+            cx.fail(f"an array is not valid as {what}: only integer scalar arrays can be "
+                    "converted to a scalar index", "pass an integer scalar", TypeError)
         if not T.is_integer(v.type):
             cx.fail(f"{what} of type {v.type} is not an integer: only integers, slices (`:`), "
                     f"ellipsis (`...`) and None are valid indices")

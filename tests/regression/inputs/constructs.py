@@ -150,6 +150,14 @@ def int_index(a, i):
     return a[i]
 
 
+def index_points(a, i, j):
+    return a[i, :, j]
+
+
+def scatter_points(a, i, j):
+    a[i, j] = 1.0
+
+
 def promotion(a, b):
     return a + b
 
