@@ -6,8 +6,8 @@ SHA-256 of the edit. So ``runtime.artifact.read`` checks the manifest against ``
 (``validate``) before anything trusts it, and ``compiler.aot.builder`` checks what it writes
 against the same schema. Each field has a type and bounds: dtypes are those of the calling
 ABI, ranks at most NumPy's maximum, symbols ``grafo_<entry>``, error kinds builtin exception
-classes from ``ERROR_KINDS``, messages ``str.format`` templates of the status block's four
-integer parameters. ``ENTRY_RULES`` and ``MANIFEST_RULES`` relate fields to each other (the
+classes (and NumPy's LinAlgError) from ``ERROR_KINDS``, messages ``str.format`` templates of
+the status block's four integer parameters. ``ENTRY_RULES`` and ``MANIFEST_RULES`` relate fields to each other (the
 parameters, inputs and hidden globals agree; a result structure takes the results there are).
 
 The shared library is checked against the manifest too (``runtime.artifact``): it exports
@@ -61,7 +61,7 @@ DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"
           "float32", "float64")
 PYTHON_KINDS = {"int": "int64", "float": "float64", "bool": "bool"}   # weak scalar -> dtype
 ERROR_KINDS = ("ArithmeticError", "AssertionError", "FloatingPointError", "IndexError",
-               "KeyError", "LookupError", "MemoryError", "NotImplementedError",
+               "KeyError", "LinAlgError", "LookupError", "MemoryError", "NotImplementedError",
                "OverflowError", "RuntimeError", "TypeError", "ValueError",
                "ZeroDivisionError")
 MAX_RANK = 64              # NumPy's NPY_MAXDIMS
