@@ -292,3 +292,49 @@ def test_interpreter_runs_the_same_lapack_calls():
         (got,) = Interpreter(module).call(fn.__name__, a)
         want = fn(a)
         assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), fn.__name__
+
+
+NORMS = [(None, None), (None, 0), (None, -1), (2, None), (np.inf, 0), (-np.inf, 1), (0, 1),
+         (1, 0), (3, 1), (0.5, 0), (-1, 1), (2.5, 0), ("fro", None), ("nuc", None),
+         (2, (0, 1)), (-2, (0, 1)), (1, (0, 1)), (-1, (1, 0)), (np.inf, (0, 1)),
+         (-np.inf, (1, 0)), (None, (0, 1)), ("fro", (1, 0))]
+
+
+@pytest.mark.parametrize("ord, axis", NORMS)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_norm(ord, axis, keepdims):
+    def f(x):
+        return np.linalg.norm(x, ord, axis, keepdims)
+    x = np.random.default_rng(2).standard_normal((4, 5)) * 3
+    x[1, 2] = 0.0
+    for a in (x, x.astype(np.float32), np.round(x).astype(np.int64), x.T[::2]):
+        with np.errstate(divide="ignore"):
+            want = f(a)
+        assert_same(compiler.function(f)(a), want, rtol=1e-5 if want.dtype == np.float32
+                    else 1e-12)
+
+
+@pytest.mark.parametrize("ord", [None, 2, 1, np.inf, -np.inf, 0, 3])
+def test_vector_norm(ord):
+    def f(x):
+        return np.linalg.norm(x, ord)
+    v = np.array([3.0, -4.0, 0.0, 1.5, np.inf if ord == np.inf else 2.0])
+    assert_same(compiler.function(f)(v), f(v), rtol=1e-12)
+    empty = np.zeros(0)
+    if ord == -np.inf:   # the minimum of nothing
+        with pytest.raises(ValueError, match="zero-size array"):
+            compiler.function(f)(empty)
+    else:
+        assert_same(compiler.function(f)(empty), f(empty))
+
+
+def test_norm_errors():
+    def bad_ord(x):
+        return np.linalg.norm(x, "fro", 0)
+
+    def bad_axes(x):
+        return np.linalg.norm(x, None, (0, 0))
+    for fn, msg in ((bad_ord, "Invalid norm order 'fro' for vectors"),
+                    (bad_axes, "Duplicate axes given.")):
+        with pytest.raises(ValueError, match=msg):
+            compiler.function(fn)(np.ones((2, 2)))

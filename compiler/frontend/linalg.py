@@ -22,7 +22,7 @@ from .. import types as T
 from ..dialects import linalg as la
 from . import arrays as A
 from . import shape_functions as S
-from .ops import apply_ufunc, as_array, cast, dim, materialize, value_type
+from .ops import apply_ufunc, as_array, cast, dim, materialize, power_operator
 from .values import Constant, TupleValue
 
 LinAlgError = np.linalg.LinAlgError
@@ -254,6 +254,100 @@ def matrix_power(cx, a, n):
     return result
 
 
+def _ord(cx, ord):
+    if A.is_none(ord):
+        return None
+    if not isinstance(ord, Constant) or isinstance(ord.value, (bool, np.bool_)):
+        cx.fail("ord must be a number or a string known at compile time")
+    v = ord.value
+    return v if isinstance(v, str) else float(v)
+
+
+def _largest(cx, x, axis: int, keep: bool, kind="max"):
+    """``x.max(axis, initial=0)`` of values >= 0: the sum (0) where the axis is empty."""
+    if kind == "max" and x.type.shape[axis] == 0:
+        kind = "sum"
+    return A.reduce(cx, kind, x, Constant(axis), Constant(keep))
+
+
+def _singular_values(cx, x, row: int, col: int):
+    rank = x.type.rank
+    rest = [k for k in range(rank) if k not in (row, col)]
+    moved = A.transpose(cx, x, TupleValue(tuple(Constant(k) for k in (*rest, row, col))))
+    return svd(cx, moved, None, Constant(False), None)
+
+
+def norm(cx, x, ord, axis, keepdims):
+    """``np.linalg.norm``: vector norms (one axis, or a 1-D ``x``) and matrix norms (two axes,
+    or a 2-D ``x``) of order ``ord`` (None, inf, -inf, 0, 1, -1, 2, -2, other numbers for
+    vectors, 'fro' and 'nuc' for matrices), NumPy's formulas; integers and bool in float64."""
+    x = materialize(cx, as_array(cx, x))
+    if not isinstance(x.type, T.TensorType):
+        x = A.zero_d(cx, x)
+    if not T.is_float(x.type.element):
+        x = cast(cx, x, T.f64)
+    rank, o = x.type.rank, _ord(cx, ord)
+    keep = not A.is_none(keepdims) and A.bool_of(cx, keepdims, "keepdims")
+    if A.is_none(axis) and (o is None or (o in ("f", "fro") and rank == 2)
+                            or (o == 2 and rank == 1)):
+        flat = A.reshape(cx, x, Constant(-1))
+        ret = apply_ufunc(cx, np.sqrt, [A.dot(cx, flat, flat)])
+        if keep:
+            ret = A.reshape(cx, ret, TupleValue((Constant(1),) * rank))
+        return ret
+    axes = tuple(range(rank)) if A.is_none(axis) else tuple(   # in order: (1, 0) != (0, 1)
+        A.normalize_axis(cx, A.int_constant(cx, a, "axis"), rank)
+        for a in A.items_of(cx, axis, "axis"))
+    absx = apply_ufunc(cx, np.absolute, [x])
+    if len(axes) == 1:
+        (ax,) = axes
+        if o == np.inf:
+            return _largest(cx, absx, ax, keep)
+        if o == -np.inf:
+            return A.reduce(cx, "min", absx, Constant(ax), Constant(keep))
+        if o == 0:
+            nonzero = cast(cx, apply_ufunc(cx, np.not_equal, [x, Constant(0)]), x.type.element)
+            return A.reduce(cx, "sum", nonzero, Constant(ax), Constant(keep))
+        if o == 1:
+            return A.reduce(cx, "sum", absx, Constant(ax), Constant(keep))
+        if o is None or o == 2:
+            squares = apply_ufunc(cx, np.multiply, [x, x])
+            return apply_ufunc(cx, np.sqrt, [A.reduce(cx, "sum", squares, Constant(ax),
+                                                      Constant(keep))])
+        if isinstance(o, str):
+            cx.fail(f"Invalid norm order '{o}' for vectors", kind=ValueError)
+        ret = A.reduce(cx, "sum", power_operator(cx, absx, Constant(ord.value)), Constant(ax),
+                       Constant(keep))
+        dtype = T.to_dtype(x.type.element)
+        return power_operator(cx, ret, Constant(np.reciprocal(np.asarray(o, dtype))[()]))
+    if len(axes) != 2:
+        cx.fail("Improper number of dimensions to norm.", kind=ValueError)
+    row, col = axes
+    if row == col:
+        cx.fail("Duplicate axes given.", kind=ValueError)
+    if o in (2, -2, "nuc"):
+        s = _singular_values(cx, x, row, col)
+        ret = (_largest(cx, s, -1, False) if o == 2 else
+               A.reduce(cx, "min" if o == -2 else "sum", s, Constant(-1), Constant(False)))
+    elif o in (1, -1, np.inf, -np.inf):
+        first, then = (row, col) if o in (1, -1) else (col, row)
+        sums = A.reduce(cx, "sum", absx, Constant(first), Constant(False))
+        then -= then > first
+        ret = (_largest(cx, sums, then, False) if o > 0 else
+               A.reduce(cx, "min", sums, Constant(then), Constant(False)))
+    elif o in (None, "fro", "f"):
+        squares = apply_ufunc(cx, np.multiply, [x, x])
+        ret = apply_ufunc(cx, np.sqrt, [A.reduce(cx, "sum", squares, TupleValue(
+            (Constant(row), Constant(col))), Constant(False))])
+    else:
+        cx.fail("Invalid norm order for matrices.", kind=ValueError)
+    if keep:
+        shape = [dim(cx, x, k) for k in range(rank)]
+        shape[row] = shape[col] = Constant(1)
+        ret = A.reshape(cx, ret, TupleValue(tuple(shape)))
+    return ret
+
+
 RULES = {
     np.linalg.det: ("np.linalg.det", det, ["a"]),
     np.linalg.slogdet: ("np.linalg.slogdet", slogdet, ["a"]),
@@ -267,4 +361,5 @@ RULES = {
     np.linalg.qr: ("np.linalg.qr", qr, ["a", "mode="]),
     np.linalg.pinv: ("np.linalg.pinv", pinv, ["a", "rcond=", "hermitian="]),
     np.linalg.matrix_power: ("np.linalg.matrix_power", matrix_power, ["a", "n"]),
+    np.linalg.norm: ("np.linalg.norm", norm, ["x", "ord=", "axis=", "keepdims="]),
 }
