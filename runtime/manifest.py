@@ -375,6 +375,12 @@ def _native(kind: str) -> Record:
     return Record({**fields, "member": one_of(SHARED_LIBRARY)})
 
 
+# Libraries outside the artifact that its code calls (NumPy's LAPACK, ``runtime/lapack.py``):
+# the loader opens each first and refuses an artifact whose symbols it lacks.
+LIBRARY = Record({"name": one_of("numpy-lapack"), "pattern": Str(200),
+                  "symbols": ListOf(Str(100, re.compile(r"scipy_d[a-z]+_64_")), 1000,
+                                    unique=True, min_len=1)})
+
 MANIFEST_SCHEMA = Record({
     "format": one_of(FORMAT),
     "format_version": one_of(FORMAT_VERSION),
@@ -388,7 +394,8 @@ MANIFEST_SCHEMA = Record({
     "payload": Record({"members": ListOf(Str(1000), 100_000, unique=True),
                        "sha256": Str(64, HEX_SHA256)}),
     "cache_key": Str(64, HEX_SHA256),   # disk cache entries only (compiler/cache.py)
-}, optional=frozenset({"cache_key"}))
+    "libraries": ListOf(LIBRARY, 10),
+}, optional=frozenset({"cache_key", "libraries"}))
 
 
 # relations between fields -----------------------------------------------------------------------

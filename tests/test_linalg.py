@@ -338,3 +338,52 @@ def test_norm_errors():
                     (bad_axes, "Duplicate axes given.")):
         with pytest.raises(ValueError, match=msg):
             compiler.function(fn)(np.ones((2, 2)))
+
+
+def _solve_det(a, b):
+    return np.linalg.solve(a, b), np.linalg.det(a)
+
+
+def test_artifact_records_lapack_and_loads_it_without_the_compiler(tmp_path):
+    import json
+    import subprocess
+    import sys
+    import zipfile
+    path = tmp_path / "f.grafo"
+    compiler.compile(_solve_det, "f64[?,?], f64[?]").save(path)
+    with zipfile.ZipFile(path) as z:
+        manifest = json.loads(z.read("manifest.json"))
+        text = z.read("include/grafo.h").decode()
+    (dep,) = manifest["libraries"]
+    assert dep["symbols"] == ["scipy_dgesv_64_", "scipy_dgetrf_64_"]
+    assert "libscipy_openblas64_*.so" in text and "scipy_dgesv_64_" in text
+    code = ("import sys, numpy as np, runtime\n"
+            "g = runtime.load(sys.argv[1])\n"
+            "a = np.array([[2.0, 1.0], [1.0, 3.0]])\n"
+            "x, d = g(a, np.ones(2))\n"
+            "assert 'compiler' not in sys.modules and 'llvmlite' not in sys.modules\n"
+            "assert x.tobytes() == np.linalg.solve(a, np.ones(2)).tobytes()\n"
+            "assert d == np.linalg.det(a)\n"
+            "try:\n"
+            "    g(np.zeros((2, 2)), np.ones(2))\n"
+            "except np.linalg.LinAlgError as e:\n"
+            "    print(str(e).splitlines()[0])\n")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                         text=True, check=True, cwd=tmp_path,
+                         env={**__import__("os").environ,
+                              "PYTHONPATH": str(__import__("pathlib").Path(__file__)
+                                                .parents[1])})
+    assert out.stdout == "Singular matrix\n"
+
+
+def test_artifact_refuses_to_load_without_lapack(tmp_path, monkeypatch):
+    import runtime
+    from runtime import artifact
+    from runtime import lapack as runtime_lapack
+    path = tmp_path / "f.grafo"
+    compiler.compile(_solve_det, "f64[?,?], f64[?]").save(path)
+    monkeypatch.setattr(runtime_lapack, "open_library", lambda: None)
+    monkeypatch.setattr(runtime_lapack, "library_path", lambda: None)
+    with pytest.raises(artifact.MissingLibraryError, match="scipy_dgesv_64_, scipy_dgetrf_64_ "
+                       "of NumPy's LAPACK"):
+        runtime.load(path)
