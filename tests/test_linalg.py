@@ -387,3 +387,29 @@ def test_artifact_refuses_to_load_without_lapack(tmp_path, monkeypatch):
     with pytest.raises(artifact.MissingLibraryError, match="scipy_dgesv_64_, scipy_dgetrf_64_ "
                        "of NumPy's LAPACK"):
         runtime.load(path)
+
+
+def lstsq(a, b):
+    return np.linalg.lstsq(a, b)
+
+
+def lstsq_rcond(a, b):
+    return np.linalg.lstsq(a, b, rcond=0.3)
+
+
+@SETTINGS
+@given(st.sampled_from([lstsq, lstsq_rcond]), st.sampled_from(DTYPES), st.integers(0, 8),
+       st.integers(0, 8), st.integers(0, 3), st.booleans(), st.booleans(),
+       st.integers(0, 2**32 - 1))
+def test_lstsq_gives_numpys_bits(fn, dtype, m, n, k, vector, deficient, seed):
+    rng = np.random.default_rng(seed)
+    a = _matrix(rng, (m, n), dtype)
+    if deficient and n > 1:
+        a[:, -1] = a[:, 0]   # rank < N: no residuals
+    b = _matrix(rng, (m,) if vector else (m, k), dtype)
+    _call_both(fn, f"{_sig(dtype, 2)}, {_sig(dtype, b.ndim)}", a, b)
+
+
+def test_lstsq_errors():
+    with pytest.raises(compiler.CompileError, match="Incompatible dimensions"):
+        compiler.function(lstsq)(np.ones((3, 2)), np.ones(4))

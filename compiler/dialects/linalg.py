@@ -20,6 +20,10 @@ routine NumPy calls and does NumPy's post-processing, so results are NumPy's bit
 - ``np.linalg.qr(%a) {mode}``: (..., M, N) -> r (..., K, N) ("r") or q (..., M, C),
   r (..., C, N) with C = K ("reduced") or M ("complete"), ``geqrf`` + ``orgqr``.
 
+- ``np.linalg.lstsq(%a, %b, %rcond)``: (M, N), (M, K), f64 -> x (N, K), residuals (R,),
+  rank (i32), s (min(M, N),), ``gelsd``; R = K when the rank is N and M > N, else 0 (known
+  at run time).
+
 Errors NumPy raises at run time (``LinAlgError``: a singular matrix, one that is not
 positive definite, no convergence) are ``grafo.check``s of LAPACK's ``info``.
 """
@@ -162,5 +166,24 @@ class QrOp(GufuncOp):
         return [batch + (m, c), batch + (c, n)]
 
 
+class LstsqOp(GufuncOp):
+    """Verified: one matrix (no stack), ``b`` with as many rows as ``a``."""
+
+    name = "np.linalg.lstsq"
+    square = False
+    operand_defs = named(a=Tensor, b=Tensor, rcond=NpValue)
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        a, b, rcond = operand_types
+        batch, m, n = _matrices(cls.name, a, False)
+        bb, bm, k = _matrices(cls.name, b, False)
+        if batch or bb or rcond != T.f64:
+            raise TypeError(f"{cls.name} takes two float64 matrices and an f64 rcond")
+        if m is not None and bm is not None and m != bm:
+            raise ValueError("Incompatible dimensions")
+        return [_array((n, k)), _array((None,)), T.i32, _array((_min(m, n),))]
+
+
 LINALG_OPS = register_ops("np", (DetOp, SlogdetOp, InvOp, SolveOp, CholeskyOp, EighOp, SvdOp,
-                                 QrOp))
+                                 QrOp, LstsqOp))

@@ -254,6 +254,35 @@ def matrix_power(cx, a, n):
     return result
 
 
+def lstsq(cx, a, b, rcond):
+    """``np.linalg.lstsq``: (x, residuals, rank, s) of the minimum-norm least-squares
+    solution (``gelsd``); ``rcond`` default ``eps * max(M, N)`` (float64's eps). ``x`` is (N,)
+    for a 1-D ``b``; ``residuals`` is empty unless the rank is N and M > N (its size is
+    known at run time); ``rank`` an int32 scalar."""
+    a, ra = _matrices(cx, a, square=False)
+    b = materialize(cx, as_array(cx, b))
+    tb = b.type
+    rt = _result_type(ra if ra == T.f32 else T.f64,
+                      tb.element if isinstance(tb, T.TensorType) else T.f64)
+    vector = isinstance(tb, T.TensorType) and tb.rank == 1
+    b = cast(cx, S.expand_dims(cx, b, Constant(-1)) if vector else b, T.f64)
+    for x in (a, b):
+        if x.type.rank != 2:
+            cx.fail(f"{x.type.rank}-dimensional array given. Array must be two-dimensional",
+                    kind=LinAlgError)
+    m, bm = a.type.shape[0], b.type.shape[0]
+    if m is not None and bm is not None and m != bm:
+        cx.fail("Incompatible dimensions", kind=LinAlgError)
+    if A.is_none(rcond):
+        longest = apply_ufunc(cx, np.maximum, [dim(cx, a, 0), dim(cx, a, 1)])
+        rcond = apply_ufunc(cx, np.multiply, [Constant(float(np.finfo(np.float64).eps)),
+                                              longest])
+    x, resids, rank, s = _gufunc(cx, la.LstsqOp, [a, b, cast(cx, rcond, T.f64)])
+    if vector:
+        x = S.squeeze(cx, x, Constant(-1))
+    return TupleValue((cast(cx, x, rt), cast(cx, resids, rt), rank, cast(cx, s, rt)))
+
+
 def _ord(cx, ord):
     if A.is_none(ord):
         return None
@@ -362,4 +391,5 @@ RULES = {
     np.linalg.pinv: ("np.linalg.pinv", pinv, ["a", "rcond=", "hermitian="]),
     np.linalg.matrix_power: ("np.linalg.matrix_power", matrix_power, ["a", "n"]),
     np.linalg.norm: ("np.linalg.norm", norm, ["x", "ord=", "axis=", "keepdims="]),
+    np.linalg.lstsq: ("np.linalg.lstsq", lstsq, ["a", "b", "rcond="]),
 }

@@ -356,3 +356,54 @@ def lower_qr(lw: Lowerer, op):
     _over_stack(em, batch, body)
     work.free()
     return outs
+
+
+# lstsq (gelsd) ---------------------------------------------------------------------------------
+
+@rule(la.LstsqOp)
+def lower_lstsq(lw: Lowerer, op):
+    """NumPy's ``lstsq`` gufunc: ``b`` in a ``max(M, N)``-row buffer, ``gelsd``, then ``x``
+    from its first N rows and the residuals (the sums of squares of the rows below, in
+    order) when the rank is N and M > N. ``b`` gets a zero column when it has none, as
+    NumPy's ``lstsq`` adds one."""
+    em = lw.em
+    x, _, m, n = _stack(lw, op.a)
+    rhs, _, _, k = _stack(lw, op.b)
+    rcond = lw.scalar(op.rcond)
+    work = _Work(em)
+    lda, ldb = em.max(m, 1), em.max(em.max(m, n), 1)
+    mn, columns = em.min(m, n), em.max(k, 1)   # LAPACK needs a column: NumPy adds one
+    a, b, s, rank = (work.new(em.mul(lda, n)), work.new(em.mul(ldb, columns)), work.new(mn),
+                     work.new(1, T.i64))
+    args = [em.index(m), em.index(n), em.index(columns), a, em.index(lda), b, em.index(ldb), s,
+            rcond, rank, work.new(1), None, work.new(1, T.i64)]
+    lwork, liwork = _query(em, lapack.GelsdOp, args, 10, None)
+    liwork = em.max(em.index(em.load(args[12], (0,))), 1)
+    args[10:13] = [work.new(lwork), em.index(lwork), work.new(liwork, T.i64)]
+    _copy_in(em, x, (), m, n, a, lda)
+    zero = em.const(0.0, F64)   # x is 0 for M == 0, as NumPy sets it
+    em.loop(em.mul(ldb, columns), lambda i: em.store(zero, b, (i,)))
+    _copy_in(em, rhs, (), m, k, b, ldb)
+    info = em.op(lapack.GelsdOp, *args)
+    _fail_unless_zero(em, info, "SVD did not converge in Linear Least Squares")
+    r = em.load(rank, (0,))
+    full = em.both(em.cmpi("eq", r, em.to_i64(n)), em.cmp("sgt", m, n))
+    count = em.pick(full, k, 0)
+    xs = em.alloc((n, k), F64)
+    _copy_out(em, b, ldb, n, k, xs, ())
+    resids = em.alloc((count,), F64, T.MemRefType((None,), F64))
+
+    def residual(j):
+        def add(i, acc):
+            v = em.load(b, _at(em, ldb, i, j))
+            return [em.op(arith.AddFOp, acc, em.op(arith.MulFOp, v, v))]
+        (total,) = em.loop(m, add, [em.const(0.0, F64)], lb=n)
+        em.store(total, resids, (j,))
+    em.loop(count, residual)
+    sv = em.alloc((mn,), F64)
+    em.loop(mn, lambda i: em.store(em.load(s, (i,)), sv, (i,)))
+    work.free()
+    x_out, resid_out, s_out = (lw.own(res, buf, F64, shape) for res, buf, shape in (
+        (op.results[0], xs, (n, k)), (op.results[1], resids, (count,)),
+        (op.results[3], sv, (mn,))))
+    return [x_out, resid_out, em.op(arith.TruncIOp, r, type=T.i32), s_out]
