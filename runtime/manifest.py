@@ -7,8 +7,9 @@ SHA-256 of the edit. So ``runtime.artifact.read`` checks the manifest against ``
 against the same schema. Each field has a type and bounds: dtypes are those of the calling
 ABI, ranks at most NumPy's maximum, symbols ``grafo_<entry>``, error kinds builtin exception
 classes (and NumPy's LinAlgError) from ``ERROR_KINDS``, messages ``str.format`` templates of
-the status block's four integer parameters. ``ENTRY_RULES`` and ``MANIFEST_RULES`` relate fields to each other (the
-parameters, inputs and hidden globals agree; a result structure takes the results there are).
+the status block's four integer parameters. ``ENTRY_RULES`` and ``MANIFEST_RULES`` relate
+fields to each other (the parameters, inputs and hidden globals agree; a result structure
+takes the results there are).
 
 The shared library is checked against the manifest too (``runtime.artifact``): it exports
 exactly the ``grafo_*`` symbols the manifest names (``library_symbols``), its

@@ -413,3 +413,8 @@ def test_lstsq_gives_numpys_bits(fn, dtype, m, n, k, vector, deficient, seed):
 def test_lstsq_errors():
     with pytest.raises(compiler.CompileError, match="Incompatible dimensions"):
         compiler.function(lstsq)(np.ones((3, 2)), np.ones(4))
+
+
+def test_cuda_target_refuses_lapack_cleanly():
+    with pytest.raises(NotImplementedError, match=r"cannot run LAPACK \(lapack.getrf\)"):
+        compiler.compile(det, "f64[3,3]", target="cuda")
