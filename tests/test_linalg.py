@@ -418,3 +418,18 @@ def test_lstsq_errors():
 def test_cuda_target_refuses_lapack_cleanly():
     with pytest.raises(NotImplementedError, match=r"cannot run LAPACK \(lapack.getrf\)"):
         compiler.compile(det, "f64[3,3]", target="cuda")
+
+
+def _det_loop(a):
+    out = np.zeros(a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = np.linalg.det(a[i])
+    return out
+
+
+def test_lapack_calls_in_a_parallel_loop():
+    """The loop runs on the threads (each iteration has its own work buffers)."""
+    a = np.random.default_rng(0).standard_normal((40000, 3, 3))
+    cf = compiler.compile(_det_loop, "f64[?,3,3]")
+    assert "grafo.parallel" in cf.ir_stages["loops"]
+    assert_bits(cf(a), np.linalg.det(a))
