@@ -189,8 +189,9 @@ class NativeFunction:
 
 def check_error(kind: str, message: str, params, loc) -> Exception:
     """The exception of a failed run-time check: builtin class ``kind`` (RuntimeError when
-    it names none), ``message`` formatted with ``params``, then ``loc``'s source (``_where``)."""
-    cls = getattr(builtins, kind, None)
+    it names none; "LinAlgError" is NumPy's ``np.linalg.LinAlgError``), ``message`` formatted
+    with ``params``, then ``loc``'s source (``_where``)."""
+    cls = np.linalg.LinAlgError if kind == "LinAlgError" else getattr(builtins, kind, None)
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
         cls = RuntimeError
     return cls(message.format(*params) + _where(loc))

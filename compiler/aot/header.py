@@ -49,6 +49,12 @@ extern const char {interface_symbol}[65];
 typedef struct {{ int32_t code; int32_t reserved; int64_t params[4]; }} grafo_status;
 """
 
+_LIBRARY = """
+/* The native code calls LAPACK routines of NumPy's OpenBLAS ({symbols}): link with (or
+   dlopen with RTLD_GLOBAL before opening libgrafo.so) the {pattern} in the numpy.libs
+   directory of a NumPy wheel, e.g. -L.../site-packages/numpy.libs -l:<that file name>. */
+"""
+
 # runtime/parallel.py's ThreadState, typed for C callers, who bind it themselves.
 _THREADS = """
 /* Parallel loops run serially unless {symbol} points at a thread state holding libgomp's
@@ -147,6 +153,8 @@ def header(manifest: dict) -> str:
                              abi=ABI_VERSION, interface=interface_digest(manifest),
                              abi_symbol=ABI_SYMBOL, interface_symbol=INTERFACE_SYMBOL)]
     parts += [_descriptor(r) for r in ranks]
+    for dep in manifest.get("libraries", ()):
+        parts.append(_LIBRARY.format(pattern=dep["pattern"], symbols=", ".join(dep["symbols"])))
     if manifest["native"].get("threads_symbol"):
         parts.append(_THREADS.format(symbol=manifest["native"]["threads_symbol"]))
     if manifest["native"].get("interrupt_symbol"):

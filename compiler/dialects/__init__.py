@@ -7,6 +7,8 @@
 - ``scf``: structured control flow (upstream MLIR: if, for, while, yield, condition).
 - ``arith``, ``math``, ``memref``: scalar and buffer ops of the loop level (upstream names).
 - ``grafo``: run-time effects of the loop level (raising errors).
+- ``linalg``: NumPy's ``np.linalg`` gufuncs at tensor level (``np.linalg.solve``, ...).
+- ``lapack``: calls of LAPACK routines on column-major buffers at loop level.
 
 Registration: the last statement of each module, ``register_ops(namespace, classes)``, makes
 its op classes known by name to the parser and the verifier (``ir.opdef.OPS``). Importing
@@ -14,4 +16,16 @@ this package registers every dialect; ``import compiler`` (which any ``compiler.
 runs first) imports it, so parsed IR text always finds its ops.
 """
 
-from . import arith, builtin, func, grafo, math, memref, np, np_data, scf  # noqa: F401
+from . import (  # noqa: F401
+    arith,
+    builtin,
+    func,
+    grafo,
+    lapack,
+    linalg,
+    math,
+    memref,
+    np,
+    np_data,
+    scf,
+)

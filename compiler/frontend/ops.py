@@ -376,7 +376,8 @@ def raise_at_runtime(cx, error: Exception) -> None:
     error table may name (``runtime.manifest.ERROR_KINDS``: NumPy's AxisError is a
     ValueError), else RuntimeError."""
     kind = next((c.__name__ for c in type(error).__mro__
-                 if c.__name__ in ERROR_KINDS and getattr(builtins, c.__name__) is c),
+                 if c.__name__ in ERROR_KINDS and (getattr(builtins, c.__name__, None) is c
+                                                   or c is np.linalg.LinAlgError)),
                 "RuntimeError")
     text = str(error).replace("{", "{{").replace("}", "}}")   # a format template
     cx.emit_op(CheckOp, [constant(cx, False, T.i1)],
