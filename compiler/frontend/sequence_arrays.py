@@ -18,6 +18,7 @@ an integer dtype raises), arrays by an unsafe cast.
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy as np
 
@@ -26,7 +27,7 @@ from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..ir.core import Value
 from .arrays import zero_d
-from .ops import apply_ufunc, as_array, cast, check, dim
+from .ops import apply_ufunc, as_array, cast, check, dim, raise_at_runtime
 from .stores import check_store
 from .values import RUNTIME, Constant, TupleValue, compile_time, const_type, describe, is_sequence
 
@@ -96,11 +97,11 @@ def _discover(cx, root, leaves: list) -> list:
         static = {n for n in lengths if isinstance(n, int)}
         if None in lengths or len(static) > 1:
             _ragged(cx, dims)
-        length = static.pop() if static else lengths[0]
+        length = Constant(static.pop()) if static else lengths[0]
         for n in lengths:
             if isinstance(n, Value) and n is not length:
                 _ragged(cx, dims, apply_ufunc(cx, np.equal, [n, length], operator.eq))
-        dims.append(Constant(length) if isinstance(length, int) else length)
+        dims.append(length)
         nodes = [(x, 0) for node, used in nodes if _display(node) for x in node.items] + \
             [(node, used + 1) for node, used in nodes if not _display(node)]
 
@@ -155,7 +156,9 @@ def _build(cx, v, el: T.Type, rank: int) -> Value:
         if is_sequence(v):   # converted item by item
             return cast(cx, v, el)
         v = as_array(cx, v)
-        if not (isinstance(v, Value) and isinstance(v.type, T.TensorType)):
+        if isinstance(v, Constant) and not isinstance(v.value, np.ndarray):
+            v = _stored(cx, v.value, el)
+        elif isinstance(v, Value) and not isinstance(v.type, T.TensorType):
             check_store(cx, v, el, basic=True)
         x = cast(cx, v, el)
         return x if isinstance(x.type, T.TensorType) else zero_d(cx, x)
@@ -163,6 +166,20 @@ def _build(cx, v, el: T.Type, rank: int) -> Value:
     if len(rows) == 1:
         return rows[0]
     return cx.emit(nd.ConcatenateOp, rows, {"axis": 0})
+
+
+def _stored(cx, value, el: T.Type) -> Constant:
+    """A scalar constant item as NumPy stores it into an array of ``el``; NumPy's error
+    (NaN or an out-of-range Python int into an integer dtype) is raised when the call gets
+    here, after those of the items before it."""
+    out = np.zeros(1, T.to_dtype(el))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            out[0] = value
+        except (ValueError, OverflowError, TypeError) as e:
+            raise_at_runtime(cx, e)
+    return Constant(out[0])
 
 
 def _unit(cx, x: Value) -> Value:
