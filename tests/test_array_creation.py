@@ -402,14 +402,14 @@ def test_ascontiguousarray_and_asfortranarray_values(a):
 
 
 def contiguous_of_computed(a):
-    b = a * 2.0
+    b = np.zeros((3, 2)) + 2.0
     c = np.ascontiguousarray(b)
     c[0, 0] = 100.0   # c is b: NumPy writes through
     return b
 
 
 def fortran_of_computed(a):
-    b = a * 2.0
+    b = np.full((3, 2), 2.0)
     c = np.asfortranarray(b)
     c[0, 0] = 100.0   # a copy of a C array with two dims above 1
     return b, c
@@ -425,8 +425,10 @@ def write_contiguous_of_argument(a):
     c[0, 0] = 1.0
 
 
-def test_writing_through_an_undecided_layout_is_a_compile_error():
-    text = compile_error(write_contiguous_of_argument, np.ones((2, 2)))
+@pytest.mark.parametrize("fn", ["write_contiguous_of_argument",
+                                "write_contiguous_of_elementwise"])
+def test_writing_through_an_undecided_layout_is_a_compile_error(fn):
+    text = compile_error(globals()[fn], np.ones((2, 2)))
     assert "np.ascontiguousarray is its operand itself or a copy" in text
 
 
@@ -444,3 +446,24 @@ def test_a_fortran_ordered_copy_sums_in_numpys_order():
     got = compiler.function(fortran_sums)(x)
     for g, w in zip(got, want, strict=True):
         assert g.dtype == w.dtype and np.array_equal(g, w), (g, w)
+
+
+def contiguous_of_elementwise(a):
+    b = a * 2.0
+    c = np.ascontiguousarray(b)   # b has a's layout: NumPy returns b or a copy
+    return c.sum(0), c.sum(1)
+
+
+def test_an_elementwise_result_has_its_operands_layout():
+    x = np.random.default_rng(2).standard_normal((100, 9)).astype(np.float32) * 1e3
+    for a in (x, np.asfortranarray(x)):
+        want = contiguous_of_elementwise(a)
+        got = compiler.function(contiguous_of_elementwise)(a)
+        for g, w in zip(got, want, strict=True):
+            assert np.array_equal(g, w), (g, w)
+
+
+def write_contiguous_of_elementwise(a):
+    b = a * 2.0
+    c = np.ascontiguousarray(b)
+    c[0, 0] = 1.0

@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import types as T
-from ..ir.core import Value
+from ..dialects import np as npd
+from ..ir.core import OpResult, Value
+from ..ir.opdef import Elementwise
 from . import arrays as A
 from .ops import dim
 from .sequence_arrays import array_of
@@ -44,8 +46,10 @@ def _dtype(cx, dtype, default: T.Type | None) -> T.Type | None:
 
 
 def _in_order(cx, x: Value, order: str) -> Value:
-    """A fresh array ``x`` laid out in ``order`` ("F" records Fortran order)."""
-    return A.copy(cx, x, order="F") if order == "F" and x.type.rank > 1 else x
+    """A new array ``x`` laid out in ``order`` ("C" or "F"; "A" and "K" keep its layout)."""
+    if order not in ("C", "F") or x.type.rank < 2 or _known_order(x) == order:
+        return x
+    return A.copy(cx, x, order=order)
 
 
 # from a shape --------------------------------------------------------------------------------
@@ -175,16 +179,38 @@ def _contiguous(cx, a, dtype, like, order: str) -> Value:
     return _layout(cx, out, order, f"np.as{'contiguous' if order == 'C' else 'fortran'}array")
 
 
+# ops whose result NumPy lays out in C order whatever their operands' layouts
+_C_ORDERED = (npd.FullOp, npd.ArangeOp, npd.EyeOp, npd.ConstantOp, npd.ReshapeOp, npd.MatmulOp)
+
+
+def _known_order(x: Value) -> str | None:
+    """"C" or "F" when ``x`` is certainly laid out so in NumPy, else None (arguments, views,
+    and what NumPy computes in its operands' order, such as elementwise results)."""
+    op = x.op if isinstance(x, OpResult) else None
+    if isinstance(op, npd.AsTypeOp) and "order" in op.attributes:
+        return op.attr("order")
+    if isinstance(op, _C_ORDERED):
+        return "C"
+    if op is not None and op.has_trait(Elementwise):
+        arrays = [v for v in op.operands if isinstance(v.type, T.TensorType)]
+        if arrays and all(v.type.shape == x.type.shape and _known_order(v) == "C"
+                          for v in arrays):
+            return "C"
+    return None
+
+
 def _layout(cx, x: Value, order: str, name: str) -> Value:
     """``x`` when it is known to be laid out in ``order``, a copy when it is known not to
-    be, else a copy that writes must not reach (``mutation.guard``)."""
+    be, else a copy that writes must not reach (``mutation.guard``): NumPy returns ``x`` or
+    a copy depending on its layout at run time."""
     from . import mutation  # a handler module, which imports this one through the registry
-    if mutation.is_contiguous(x):
-        wide = [d for d in x.type.shape if d != 1]
-        if order == "C" or not wide or wide == [wide[0]] and wide[0] is not None:
-            return x
-        if sum(1 for d in wide if d is not None) >= 2:
-            return A.copy(cx, x, order=order)
+    known = _known_order(x)
+    wide = [d for d in x.type.shape if d != 1]
+    both = not wide or (len(wide) == 1 and wide[0] is not None)   # C and F at once
+    if known == order or (known is not None and both):
+        return x
+    if known is not None and sum(1 for d in wide if d is not None) >= 2:
+        return A.copy(cx, x, order=order)
     result = A.copy(cx, x, order=order)
     mutation.guard(cx, result, x,
                    f"the result of {name} is its operand itself or a copy, depending on "
