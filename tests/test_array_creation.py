@@ -467,3 +467,15 @@ def write_contiguous_of_elementwise(a):
     b = a * 2.0
     c = np.ascontiguousarray(b)
     c[0, 0] = 1.0
+
+
+def one_row_list(a):
+    b = np.array([a])
+    b[0, 0] = 7.0   # a new array: a is unchanged
+    c = np.asarray((a,))
+    c[0, 1] = 8.0
+    return b, c
+
+
+def test_a_list_of_one_array_is_a_new_array():
+    run_both(one_row_list, (np.arange(3.0),))

@@ -26,7 +26,7 @@ from .. import types as T
 from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..ir.core import Value
-from .arrays import zero_d
+from .arrays import copy, zero_d
 from .ops import apply_ufunc, as_array, cast, check, dim, raise_at_runtime
 from .stores import check_store
 from .values import RUNTIME, Constant, TupleValue, compile_time, const_type, describe, is_sequence
@@ -163,8 +163,8 @@ def _build(cx, v, el: T.Type, rank: int) -> Value:
         x = cast(cx, v, el)
         return x if isinstance(x.type, T.TensorType) else zero_d(cx, x)
     rows = [_unit(cx, _build(cx, x, el, rank - 1)) for x in v.items]
-    if len(rows) == 1:
-        return rows[0]
+    if len(rows) == 1:   # a new array, not a view of the item
+        return copy(cx, rows[0], order="K")
     return cx.emit(nd.ConcatenateOp, rows, {"axis": 0})
 
 
