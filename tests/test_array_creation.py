@@ -189,7 +189,8 @@ def test_a_list_of_run_time_scalars_is_numpys(a, b):
 
 
 def rows(a, b):
-    return np.array([a, b]), np.array([a, b, a], dtype=np.float32), np.array((b,))
+    return (np.array([a, b]), np.array([a, b, a], dtype=np.float32), np.array((b,)),
+            np.array([a[::-1], b[::-1], a[::1]]))
 
 
 def nested_rows(a, b):
