@@ -13,6 +13,7 @@ import ast
 import importlib
 
 from . import statements
+from .ast_scan import imported_name
 from .dispatch import statement_handler
 from .values import Constant
 
@@ -50,11 +51,8 @@ def _bind(cx, name: str, value) -> None:
 def _import_statement(cx, node: ast.Import) -> None:
     for alias in node.names:
         module = _import(cx, alias.name)
-        if alias.asname is not None:
-            _bind(cx, alias.asname, module)
-        else:
-            top = alias.name.partition(".")[0]
-            _bind(cx, top, _import(cx, top))
+        name = imported_name(alias)
+        _bind(cx, name, module if alias.asname is not None else _import(cx, name))
 
 
 @statement_handler(ast.ImportFrom)
@@ -72,4 +70,4 @@ def _import_from(cx, node: ast.ImportFrom) -> None:
             except ImportError:
                 cx.fail(f"cannot import name '{alias.name}' from '{module.__name__}'",
                         "check the name, or import it at module level", ImportError)
-        _bind(cx, alias.asname or alias.name, value)
+        _bind(cx, imported_name(alias), value)
