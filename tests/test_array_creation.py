@@ -480,3 +480,20 @@ def one_row_list(a):
 
 def test_a_list_of_one_array_is_a_new_array():
     run_both(one_row_list, (np.arange(3.0),))
+
+
+def zero_d_of_scalars(x):
+    s = x[0]
+    b = np.array(s)
+    b[...] = 5.0
+    c = np.asarray(x.sum())
+    c[()] = 1.0
+    d = np.ascontiguousarray(x[1])
+    d[0] = 3.0
+    e = np.where(x[0] > 0, 1.0, 2.0)
+    e[...] = 4.0
+    return b, c, d, e, s, x
+
+
+def test_arrays_made_of_scalars_are_new_arrays():
+    run_both(zero_d_of_scalars, (np.arange(3.0),))

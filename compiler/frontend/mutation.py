@@ -103,6 +103,8 @@ def view_source(cx, v):
     src, base = cx.views.get(v) or (v.op if isinstance(v, OpResult) else None, None)
     if not isinstance(src, _VIEWS) or not isinstance(v.type, T.TensorType):
         return None
+    if isinstance(src, npd.ReshapeOp) and not isinstance(src.input.type, T.TensorType):
+        return None   # a 0-d array made of a scalar (np.array(s)) is a new array
     return src, (src.input if base is None else base)
 
 
