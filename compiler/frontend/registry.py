@@ -348,8 +348,9 @@ def _operator_rule(python_op):
 BUILTINS.update({op: _operator_rule(op) for op in OPERATOR_UFUNCS})
 BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 
-# Functions and methods whose result may be their first operand or a view of it in NumPy;
-# any other function returns a new array (calls.py copies one that is an operand).
+# Functions and methods whose result may be their first operand or a view of it in NumPy
+# (np.array's rule copies where its copy= asks); any other function returns a new array
+# (calls.py copies one that is an operand).
 VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
                   np.flip, np.broadcast_to, np.asarray, np.array, np.ascontiguousarray,
                   np.asfortranarray, np.einsum, np.bool_, np.int8,
