@@ -362,11 +362,6 @@ def u_starred_assign(x):
     return x
 
 
-def u_import(x):
-    import math  # noqa: F401
-    return x
-
-
 def u_match(x):
     match 1:
         case 1:
@@ -420,7 +415,6 @@ UNSUPPORTED = [
     (u_yield_from, "yield from", "'yield from'"),
     (u_async, "async def", "nested function definition"),
     (u_starred_assign, "a, *b", "starred assignment"),
-    (u_import, "import math", "'import' statement"),
     (u_match, "match 1", "'match' statement"),
     (u_string_method, '"a".upper', "attribute 'upper'"),
     (u_print_file, "print(x, file=None)", "print() keyword 'file'"),

@@ -255,14 +255,6 @@ def full(cx, shape, fill, dtype=None):
                    types=[t])
 
 
-def full_like(cx, a, fill, dtype=None):
-    """``np.full_like(a, fill, dtype)``: shape of ``a``, dtype of ``a`` unless given."""
-    a = materialize(cx, a)
-    shape = TupleValue(tuple(dim(cx, a, k) for k in range(len(T.shape_of(a.type)))))
-    dtype = dtype if not is_none(dtype) else Constant(T.to_dtype(a.type))
-    return full(cx, shape, fill, dtype)
-
-
 def eye(cx, n, m=None, k=None, dtype=None):
     """``np.eye(N, M, k, dtype)`` with sizes known at compile time."""
     rows = int_constant(cx, n, "N")
@@ -388,11 +380,11 @@ def astype(cx, x, dtype):
 
 def copy(cx, x, order="C"):
     """A new array equal to ``x`` (a new value, so writes into it leave ``x`` alone).
-    ``order``: NumPy's memory order of the copy, "C" for ``ndarray.copy`` (recorded on the op,
-    since the order of a later float sum depends on it, see ``lowering/reduction.py``), "K"
-    (``x``'s own) for ``np.copy``."""
+    ``order``: NumPy's memory order of the copy, "C" (``ndarray.copy``) or "F" (recorded on
+    the op, since the order of a later float sum depends on it, see
+    ``lowering/reduction.py``), "K" (``x``'s own, ``np.copy``)."""
     x = materialize(cx, x)
     if not isinstance(x.type, T.TensorType):
         return x
-    attrs = {"order": StringAttr("C")} if order == "C" and x.type.rank > 1 else {}
+    attrs = {"order": StringAttr(order)} if order in ("C", "F") and x.type.rank > 1 else {}
     return cx.emit(npd.AsTypeOp, [x], attrs, types=[x.type])

@@ -12,14 +12,13 @@ import numpy as np
 from .. import effects
 from .. import types as T
 from . import arrays as A
-from . import linalg, shape_functions, statistics
+from . import creation, linalg, shape_functions, statistics
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
     OPERATOR_UFUNCS,
     UFUNC_OPS,
     apply_ufunc,
-    as_array,
     cast,
     dim,
     materialize,
@@ -117,20 +116,9 @@ def _zeros(value):
         cx, shape, Constant(value), Constant(np.float64) if A.is_none(dtype) else dtype)
 
 
-def _like(value):
-    return lambda cx, a, dtype: A.full_like(cx, a, Constant(value), dtype)
-
-
 def _scalar_type(dtype):
     """``np.float64(x)``: an array of that dtype is returned itself, as NumPy does."""
     return lambda cx, x: cast(cx, x, A.resolve_dtype(cx, Constant(dtype)))
-
-
-def _asarray(cx, x, dtype):
-    """``np.asarray``: ``x`` itself when it has the dtype (writes through it reach ``x``); a
-    tuple or list of constants is converted item by item (``ops.as_array``, ``ops.cast``)."""
-    return as_array(cx, x) if A.is_none(dtype) else cast(cx, x, A.resolve_dtype(cx, dtype))
-
 
 
 def _shape(cx, x):
@@ -174,21 +162,16 @@ NUMPY.update({
     np.zeros: signature("np.zeros", _zeros(0), ["shape", "dtype="]),
     np.ones: signature("np.ones", _zeros(1), ["shape", "dtype="]),
     np.full: signature("np.full", A.full, ["shape", "fill_value", "dtype="]),
-    np.zeros_like: signature("np.zeros_like", _like(0), ["a", "dtype="]),
-    np.ones_like: signature("np.ones_like", _like(1), ["a", "dtype="]),
-    np.full_like: signature("np.full_like", A.full_like, ["a", "fill_value", "dtype="]),
     np.eye: signature("np.eye", A.eye, ["N", "M=", "k=", "dtype="]),
     np.arange: signature("np.arange", A.arange, ["start", "stop=", "step=", "dtype="]),
     np.where: signature("np.where", A.np_where, ["condition", "x=", "y="]),
     np.clip: signature("np.clip", A.clip, ["a", "a_min=", "a_max="]),
     np.astype: signature("np.astype", A.astype, ["x", "dtype"]),
-    np.asarray: signature("np.asarray", _asarray, ["a", "dtype="]),
-    np.array: signature("np.array", _asarray, ["object", "dtype="]),
     np.shape: signature("np.shape", _shape, ["a"]),
     np.ndim: signature("np.ndim", _ndim, ["a"]),
     np.size: signature("np.size", _size, ["a"]),
 })
-for _table in (statistics.RULES, shape_functions.RULES, linalg.RULES):
+for _table in (statistics.RULES, shape_functions.RULES, linalg.RULES, creation.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
@@ -229,12 +212,11 @@ METHODS: dict = {
     "astype": signature("ndarray.astype", A.astype, ["a", "dtype"]),
     "dot": signature("ndarray.dot", A.dot, ["a", "b"]),
     "clip": signature("ndarray.clip", A.clip, ["a", "min=", "max="]),
-    "copy": signature("ndarray.copy", A.copy, ["a"]),
     "ravel": signature("ndarray.ravel", _ravel, ["a"]),
     "flatten": signature("ndarray.flatten", _flatten, ["a"]),
 }
 
-for _table in (statistics.METHODS, shape_functions.METHODS):
+for _table in (statistics.METHODS, shape_functions.METHODS, creation.METHODS):
     METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {
@@ -366,14 +348,17 @@ def _operator_rule(python_op):
 BUILTINS.update({op: _operator_rule(op) for op in OPERATOR_UFUNCS})
 BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 
-# Functions and methods whose result may be their first operand or a view of it in NumPy;
-# any other function returns a new array (calls.py copies one that is an operand).
+# Functions and methods whose result may be their first operand or a view of it in NumPy
+# (np.array's rule copies where its copy= asks); any other function returns a new array
+# (calls.py copies one that is an operand).
 VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
-                  np.flip, np.broadcast_to, np.asarray, np.einsum, np.bool_, np.int8,
+                  np.flip, np.broadcast_to, np.asarray, np.array, np.ascontiguousarray,
+                  np.asfortranarray, np.einsum, np.bool_, np.int8,
                   np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
                   np.float32, np.float64}
 VIEW_METHODS = {"reshape", "ravel", "squeeze", "swapaxes", "transpose"}
-FOLDABLE = set(NUMPY) | (set(BUILTINS) - {builtins.range, builtins.getattr})
+FOLDABLE = (set(NUMPY) - creation.UNFOLDABLE) | (set(BUILTINS) - {builtins.range,
+                                                                 builtins.getattr})
 
 # Effects and loop iterables: never folded at compile time.
 BUILTINS[builtins.print] = BUILTINS[effects.print] = print_rule

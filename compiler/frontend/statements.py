@@ -35,8 +35,6 @@ UNSUPPORTED_STATEMENTS = {
                  "pass the value as an argument and return the new value instead"),
     "Raise": ("'raise' statement", "check the condition outside the compiled function"),
     "Delete": ("'del' statement", "rebind the name instead"),
-    "Import": ("'import' statement", "import at module level"),
-    "ImportFrom": ("'import' statement", "import at module level"),
     "Match": ("'match' statement", "use if/elif/else"),
 }
 

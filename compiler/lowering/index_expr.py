@@ -64,6 +64,14 @@ def _row_major_strides(em: Emitter, shape) -> tuple:
     return tuple(strides)
 
 
+def column_major_strides(em: Emitter, shape) -> tuple:
+    """The element strides of a Fortran-order buffer of ``shape`` (dims)."""
+    strides = [1] * len(shape)
+    for k in range(1, len(shape)):
+        strides[k] = em.mul(strides[k - 1], shape[k - 1])
+    return tuple(strides)
+
+
 def of_scalar(v: Value, element: T.Type) -> Expr:
     """A rank-0 ``Expr`` holding the scalar ``v``."""
     return Expr((), element, lambda idx: v, 0)
