@@ -112,7 +112,7 @@ def _tuple(cx, node):
 
 @expression_handler(ast.Slice)
 def _slice(cx, node: ast.Slice):
-    return SliceValue(*[expr(cx, p) if p is not None else Constant(None)
+    return SliceValue(*[expr(cx, p, optional=True) if p is not None else Constant(None)
                         for p in (node.lower, node.upper, node.step)])
 
 
