@@ -176,5 +176,5 @@ def attribute(cx, obj, name: str):
 @expression_handler(ast.Subscript)
 def _subscript(cx, node: ast.Subscript):
     value = mutation.array_operand(cx, expr(cx, node.value))
-    index = expr(cx, node.slice)
+    index = expr(cx, node.slice, optional=True)  # None is np.newaxis: see indexing._index
     return subscript(cx, value, index)

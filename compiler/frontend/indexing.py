@@ -318,6 +318,10 @@ def _index(cx, v, what: str = "an index") -> Value:
             cx.fail(f"{describe(v)} is not a valid index: only integers, slices (`:`), "
                     f"ellipsis (`...`) and None are valid indices")
         return constant(cx, int(value), T.py_int)
+    if isinstance(v, OptionalValue):  # slice bounds have their defaults (_present_bounds)
+        cx.fail(f"{what} that is None on some paths is not supported (None there is "
+                f"np.newaxis, which changes the rank)", "test for None and index in each "
+                "branch")
     v = _integer_of(cx, v)
     if isinstance(v, Value):
         if isinstance(v.type, T.TensorType):
