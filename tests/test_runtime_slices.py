@@ -44,7 +44,7 @@ def write_view(a, lo, hi, step, has_lo, has_hi, has_step):
 
 
 FUNCTIONS = [read_1d, read_2d, write_1d, update_2d, read_rows_or_none, write_view]
-COMPILED = {fn: compiler.function(fn) for fn in FUNCTIONS}
+COMPILED = {fn: compiler.function(fn, reduce_retracing=True) for fn in FUNCTIONS}
 
 bounds = st.one_of(st.integers(-8, 8), st.sampled_from([INT64_MIN, INT64_MIN + 1, -2 ** 40,
                                                         2 ** 40, INT64_MAX - 1, INT64_MAX]))
