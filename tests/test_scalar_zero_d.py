@@ -207,7 +207,7 @@ def test_loop_carried_zero_d_arrays_become_scalars(dtype, data, n):
 
 
 @pytest.mark.parametrize("x", [np.array(100.0), np.array(0.5), np.array(np.nan),
-                               np.float32(7.0), np.array(np.inf, np.float32)])
+                               np.float32(7.0), np.array(3e38, np.float32)])
 def test_while_loop_from_a_zero_d_array(x):
     run_joined(halve_until, (x, x.dtype.type(1)))
 
