@@ -174,13 +174,13 @@ def test_other_dtypes_are_a_compile_error():
 # loops ---------------------------------------------------------------------------------------
 
 def fib(a, b):
-    for i in range(5):
+    for _ in range(5):
         a, b = a + b, a
     return a
 
 
 def fib_n(a, b, n):
-    for i in range(n):
+    for _ in range(n):
         a, b = a + b, a
     return a, b
 
@@ -326,7 +326,7 @@ def augment_parameter(a, c):
 
 
 def augment_after_loop(a, n):
-    for i in range(n):
+    for _ in range(n):
         a = a + 1
     a += 1
     return a
