@@ -338,6 +338,12 @@ def write_partner(x, c):
     return y
 
 
+def write_partner_of_item(x, c):
+    t = (x, 1) if c else (x + 1, 2)
+    x[0] = 5
+    return t
+
+
 def augment_fresh(n):
     acc = np.zeros(())
     for i in range(n):
@@ -352,6 +358,7 @@ def augment_fresh(n):
     (augment_after_loop, (np.array(2.0), np.int64(0))),
     (write_partner, (np.array(2.0), np.bool_(True))),
     (write_partner, (np.ones(3), np.bool_(True))),
+    (write_partner_of_item, (np.ones(3), np.bool_(False))),
 ])
 def test_in_place_updates_of_a_shared_zero_d_array_are_compile_errors(fn, args):
     """Eagerly, ``y += 1`` writes into the 0-d array ``y`` holds on some paths (the caller's

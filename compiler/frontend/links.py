@@ -188,8 +188,9 @@ def _ordered(links: list) -> list:
 def _slot_text(slot) -> str:
     if isinstance(slot, str) and slot.startswith(IN):
         return f"the array passed as '{slot[len(IN):]}'"
-    if slot == VALUE:
-        return "the conditional expression's value"
+    if name_of(slot) == VALUE:
+        item = "" if isinstance(slot, str) else f"item {text(slot)[len(VALUE):]} of "
+        return f"{item}the conditional expression's value"
     return f"'{text(slot)}'"
 
 
@@ -205,7 +206,7 @@ def _which_text(src, n, m) -> str:
 
 
 def _copy_text(slot) -> str:
-    if slot == VALUE:
+    if name_of(slot) == VALUE:
         return "copy the array in the branch that gives it, e.g. x.copy() if c else y"
     if isinstance(slot, str):
         return f"{slot} = {slot}.copy()"
