@@ -14,7 +14,17 @@ from ..dialects import np as npd
 from ..dialects.grafo import CheckOp
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
-from .ops import apply_ufunc, cast, check, dim, materialize, product, raise_at_runtime, value_type
+from .ops import (
+    apply_ufunc,
+    cast,
+    check,
+    dim,
+    materialize,
+    product,
+    raise_at_runtime,
+    scalar_of,
+    value_type,
+)
 from .values import Constant, TupleValue
 
 # argument helpers ---------------------------------------------------------------------------
@@ -113,9 +123,7 @@ def reduce(cx, kind: str, x, axis=None, keepdims=None, dtype=None):
         acc = el
     x = cast(cx, x, acc)
     if rank == 0:  # NumPy returns a scalar, keepdims or not
-        if not isinstance(x.type, T.TensorType):
-            return x
-        return cx.emit(npd.SubscriptOp, [x], {"spec": (), "bounds": ()})
+        return scalar_of(cx, x)
     keep = bool_of(cx, keepdims, "keepdims") if not is_none(keepdims) else False
     return cx.emit(npd.ReduceOp, [x], {"kind": kind, "axes": axes, "keepdims": keep})
 

@@ -11,10 +11,20 @@ from .. import types as T
 from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..ir.core import Value
-from .ops import as_array, cast, constant, materialize, raise_at_runtime
+from .arrays import select
+from .ops import (
+    apply_ufunc,
+    as_array,
+    cast,
+    constant,
+    materialize,
+    raise_at_runtime,
+    scalar_of,
+)
 from .values import (
     RUNTIME,
     Constant,
+    OptionalValue,
     SliceValue,
     TupleValue,
     Undefined,
@@ -60,9 +70,17 @@ def _raw_items(index) -> list:
 
 def index_items(cx, x: Value, index) -> list:
     """The index items of ``x[index]``, the ellipsis expanded; lists and arrays known at
-    compile time become index arrays."""
-    return _expand_ellipsis(cx, [_index_array(cx, it) for it in _raw_items(index)],
-                            x.type.rank)
+    compile time become index arrays, 0-d integer arrays integers (as NumPy takes them)."""
+    return _expand_ellipsis(cx, [_integer_of(cx, _index_array(cx, it))
+                                 for it in _raw_items(index)], x.type.rank)
+
+
+def _integer_of(cx, item):
+    """A 0-d integer array as the integer it holds (NumPy's ``__index__``), else ``item``."""
+    t = item.type if isinstance(item, Value) else None
+    if isinstance(t, T.TensorType) and t.rank == 0 and T.is_integer(t):
+        return scalar_of(cx, item)
+    return item
 
 
 def _index_array(cx, item):
@@ -180,7 +198,7 @@ def basic_index(cx, x: Value, index) -> tuple:
         elif isinstance(item, SliceValue) or (isinstance(item, Constant)
                                               and isinstance(item.value, slice)):
             spec.append("s")
-            for b in _slice_parts(item):
+            for b in _present_bounds(cx, *_slice_parts(item)):
                 bounds.append(_bound(cx, b, operands))
             if bounds[-1] == 0:
                 cx.fail("slice step cannot be zero")
@@ -246,6 +264,49 @@ def _expand_ellipsis(cx, items: list, rank: int) -> list:
     return items[:k] + [full] * max(rank - used, 0) + items[k + 1:]
 
 
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _present_bounds(cx, start, stop, step) -> tuple:
+    """``(start, stop, step)`` with the bounds that are None on some paths only
+    (``OptionalValue``: ``a[:k or None]``) chosen at run time between their value and an int
+    that ``slice.indices`` clamps as it clamps None: a step of 1; for a positive step a start
+    of 0 and a stop of 2**63 - 1, for a negative one a start of 2**63 - 1 and a stop of
+    -2**63 (the lowering adds the axis length to a negative bound, which cannot overflow)."""
+    step = _or_default(cx, step, Constant(1))
+    if not any(isinstance(b, OptionalValue) for b in (start, stop)):
+        return start, stop, step
+    negative = _is_negative(cx, step)
+    return (_or_default(cx, start, _pick(cx, negative, _INT64_MAX, 0)),
+            _or_default(cx, stop, _pick(cx, negative, _INT64_MIN, _INT64_MAX)), step)
+
+
+def _or_default(cx, v, default):
+    """The value of the optional ``v`` where it has one, else ``default``."""
+    if not isinstance(v, OptionalValue):
+        return v
+    if isinstance(v.has, Constant):
+        return v.value if v.has.value else default
+    return select(cx, cast(cx, v.has, T.i1), _index(cx, v.value, "a slice bound"),
+                  _index(cx, default, "a slice bound"))
+
+
+def _is_negative(cx, step):
+    """Whether the slice step is negative: a Constant, or a run-time bool."""
+    if isinstance(step, Constant):
+        return Constant(step.value is not None and _const_int(cx, step, "a slice step") < 0)
+    return apply_ufunc(cx, np.less, [_index(cx, step, "a slice step"), Constant(0)],
+                       operator.lt)
+
+
+def _pick(cx, cond, a: int, b: int):
+    """``a if cond else b`` for ints, ``cond`` a Constant or a run-time bool."""
+    if isinstance(cond, Constant):
+        return Constant(a if cond.value else b)
+    return select(cx, cast(cx, cond, T.i1), constant(cx, a, T.py_int),
+                  constant(cx, b, T.py_int))
+
+
 def _bound(cx, b, operands: list):
     """A slice bound's attribute entry: an int, "none", or "?" (appending the operand)."""
     if isinstance(b, Constant):
@@ -263,6 +324,11 @@ def _index(cx, v, what: str = "an index") -> Value:
             cx.fail(f"{describe(v)} is not a valid index: only integers, slices (`:`), "
                     f"ellipsis (`...`) and None are valid indices")
         return constant(cx, int(value), T.py_int)
+    if isinstance(v, OptionalValue):  # slice bounds have their defaults (_present_bounds)
+        cx.fail(f"{what} that is None on some paths is not supported (None there is "
+                f"np.newaxis, which changes the rank)", "test for None and index in each "
+                "branch")
+    v = _integer_of(cx, v)
     if isinstance(v, Value):
         if isinstance(v.type, T.TensorType):
             cx.fail(f"an array is not valid as {what}: only integer scalar arrays can be "

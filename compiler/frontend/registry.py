@@ -24,6 +24,7 @@ from .ops import (
     materialize,
     product,
     raise_at_runtime,
+    scalar_of,
     truth,
     value_type,
 )
@@ -247,11 +248,13 @@ def _scalar_only(cx, x, what: str):
 
 
 def _float(cx, x):
-    return cast(cx, _scalar_only(cx, x, "float"), T.py_float)
+    """Python's ``float(x)``; a 0-d array converts as its scalar does."""
+    return cast(cx, _scalar_only(cx, scalar_of(cx, x), "float"), T.py_float)
 
 
 def _int(cx, x):
-    return cast(cx, _scalar_only(cx, x, "int"), T.py_int)
+    """Python's ``int(x)``; a 0-d array converts as its scalar does."""
+    return cast(cx, _scalar_only(cx, scalar_of(cx, x), "int"), T.py_int)
 
 
 def _bool(cx, x):
@@ -295,6 +298,7 @@ def _len(cx, x):
 def _range(cx, args, kwargs):
     if kwargs or not 1 <= len(args) <= 3:
         cx.fail("range expected 1 to 3 integer arguments")
+    args = [scalar_of(cx, a) if T.is_integer(value_type(cx, a)) else a for a in args]
     for a in args:
         t = value_type(cx, a)
         if not (T.is_integer(t) or T.is_bool(t)) or isinstance(t, T.TensorType):

@@ -103,6 +103,9 @@ def _augmented(cx, node: ast.AugAssign) -> None:
     if isinstance(current, Value) and isinstance(current.type, T.TensorType):
         item_assignment.augassign_array(cx, node, current)
         return
+    if isinstance(current, Value):
+        with cx.at(node):
+            item_assignment.check_scalar_update(cx, node, current)
     rhs = expressions.expr(cx, node.value)
     with cx.at(node):
         assign(cx, node.target, operators.binary(cx, node.op, current, rhs))

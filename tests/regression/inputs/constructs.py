@@ -258,6 +258,20 @@ def power_scalar_exponent(x, p):
     return x ** p
 
 
+def optional_stop(a, k):
+    return a[:k or None]
+
+
+def run_time_step(a, s):
+    return a[::s]
+
+
+def zero_d_or_scalar(x):
+    if x > 0:
+        return x
+    return np.zeros_like(x)
+
+
 def not_a_function():
     return None
 
