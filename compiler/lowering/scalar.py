@@ -518,7 +518,19 @@ def where(em, t, c, a, b):
     return em.select(c, a, b)
 
 
-SCALAR = {
+def _in_float32(fn):
+    """``fn`` as NumPy's float16 loops compute it: the operands converted to float32, the
+    float32 function, its result rounded to float16 once (``npy_half_to_float``,
+    ``npy_float_to_half``); other types as they are."""
+    def wrapped(em, t, *xs):
+        if t != T.f16:
+            return fn(em, t, *xs)
+        r = fn(em, T.f32, *[em.cast(arith.ExtFOp, x, T.f32) for x in xs])
+        return em.cast(arith.TruncFOp, r, T.f16) if r.type == T.f32 else r
+    return wrapped
+
+
+_SCALAR = {
     npd.AddOp: add, npd.SubtractOp: subtract, npd.MultiplyOp: multiply, npd.DivideOp: divide,
     npd.FloorDivideOp: floor_divide, npd.RemainderOp: remainder, npd.FmodOp: fmod,
     npd.PowerOp: power, npd.MaximumOp: maximum, npd.MinimumOp: minimum, npd.FmaxOp: fmax,
@@ -534,6 +546,7 @@ SCALAR = {
     npd.IsinfOp: isinf, npd.IsfiniteOp: isfinite, npd.SignbitOp: signbit, npd.WhereOp: where,
     **{n: _math_unary(m) for n, m in MATH_UNARY.items()},
 }
+SCALAR = {cls: fn if fn is where else _in_float32(fn) for cls, fn in _SCALAR.items()}
 
 # Estimated scalar ops per element (default 1), for the recompute-or-materialize choice.
 _ROUNDING = (npd.FloorOp, npd.CeilOp, npd.TruncOp, npd.RintOp)
