@@ -11,8 +11,8 @@ constants, bit casts and these conversions, which it emits as integer code
 (``backend/llvm/half.py``): no half arithmetic, whose lowering calls ``__extendhfsf2`` and
 ``__truncsfhf2`` on CPUs without F16C.
 
-An op is rewritten when it is ``Pure``, has no regions, is not ``ConstantLike`` and is not
-one of the ops that only move or convert values (``select``, ``extf``, ``truncf``,
+An op is rewritten when it is ``Pure``, has no regions, is neither ``ConstantLike`` nor a
+``Terminator`` and is not one of the ops that only move or convert values (``select``, ``extf``, ``truncf``,
 ``bitcast``).
 """
 
@@ -22,7 +22,7 @@ from .. import types as T
 from ..dialects import arith
 from ..ir.builder import Builder
 from ..ir.core import Operation
-from ..ir.opdef import ConstantLike, Pure
+from ..ir.opdef import ConstantLike, Pure, Terminator
 from .manager import Pass
 
 _MOVES = (arith.SelectOp, arith.ExtFOp, arith.TruncFOp, arith.BitcastOp)
@@ -39,8 +39,8 @@ class EmulateUnsupportedFloats(Pass):
 
 
 def _emulated(op: Operation) -> bool:
-    if not op.has_trait(Pure) or op.has_trait(ConstantLike) or op.regions \
-            or isinstance(op, _MOVES):
+    if not op.has_trait(Pure) or op.has_trait(ConstantLike) or op.has_trait(Terminator) \
+            or op.regions or isinstance(op, _MOVES):
         return False
     return any(T.element_type(v.type) == SOURCE for v in (*op.operands, *op.results))
 

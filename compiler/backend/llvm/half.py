@@ -36,7 +36,14 @@ def extend(b: ir.IRBuilder, x, ty: ir.Type):
     bits = b.select(b.icmp_unsigned("==", exponent, _c(I32, 0x0F800000)), special, normal)
     bits = b.select(b.icmp_unsigned("==", exponent, _c(I32, 0)), b.bitcast(tiny, I32), bits)
     f = b.bitcast(b.or_(bits, b.shl(b.and_(h, _c(I32, 0x8000)), _c(I32, 16))), FLOAT)
-    return f if ty == FLOAT else b.fpext(f, ty)
+    if ty == FLOAT:
+        return f
+    # NaN by its bits: ``fpext`` would make a signaling NaN quiet
+    h64 = b.zext(h, I64)
+    nan = b.or_(b.shl(b.and_(h64, _c(I64, 0x8000)), _c(I64, 48)),
+                b.or_(_c(I64, 0x7FF << 52), b.shl(b.and_(h64, _c(I64, 0x3FF)), _c(I64, 42))))
+    is_nan = b.icmp_unsigned(">", b.and_(h, _c(I32, 0x7FFF)), _c(I32, 0x7C00))
+    return b.select(is_nan, b.bitcast(nan, ty), b.fpext(f, ty))
 
 
 def _nan_bits(b, sign, payload):
