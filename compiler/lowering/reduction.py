@@ -39,6 +39,7 @@ from ..dialects import arith, memref
 from ..dialects import np as npd
 from ..ir.attributes import UnitAttr
 from ..ir.core import Value
+from . import pairwise as PW
 from . import scalar as S
 from .context import Emitter
 from .index_expr import Expr, of_buffer, splat
@@ -103,8 +104,30 @@ def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp):
     return em.loop(n, block, [total, comp], step=BLOCK, version=True)
 
 
+def _half_point(em, kind, t, red_shape, load_at):
+    """A float16 input's sum or product as NumPy's inner loop computes it (``t``: float16, or
+    float32 for a sum cast to it, ``np.mean``'s): in float32 over the C-order elements, the
+    sum pairwise (``pairwise.py``), rounded to ``t`` once."""
+    n = em.product(red_shape)
+
+    def load1(j):
+        idx = []
+        for d in reversed(red_shape[1:]):
+            idx.append(em.mod(j, d))
+            j = em.floordiv(j, d)
+        return em.cast(arith.ExtFOp, load_at((j, *reversed(idx))), T.f32)
+    if kind == "prod":
+        (v,) = em.loop(n, lambda j, acc: [em.op(arith.MulFOp, acc, load1(j))],
+                       [em.const(1.0, T.f32)])
+    else:
+        v = (PW.pairwise if t == T.f16 else PW.buffered)(em, n, load1)
+    return em.cast(arith.TruncFOp, v, T.f16) if t == T.f16 else v
+
+
 def _reduce_point(em, kind, t, x_el, red_shape, load_at):
     """The reduction of ``load_at(reduced index)`` over ``red_shape`` (one output element)."""
+    if x_el == T.f16 and kind in ("sum", "prod") and red_shape:
+        return _half_point(em, kind, t, red_shape, load_at)
     pre = (lambda v: S.truthy(em, x_el, v)) if kind in ("any", "all") else (lambda v: v)
     if kind == "sum" and T.is_float(t) and red_shape:
         *outer, n = red_shape
@@ -149,7 +172,7 @@ def _reduce_all(em, kind, t, x_el, red_shape, load_at):
     depend on the thread count, so neither does the result; float sums stay compensated in
     each chunk and across chunks."""
     size = em.product(red_shape)
-    if isinstance(size, int) and size < 2 * CHUNK:
+    if (isinstance(size, int) and size < 2 * CHUNK) or x_el == T.f16:   # f16: NumPy's order
         return _reduce_point(em, kind, t, x_el, red_shape, load_at)
     if not isinstance(size, int):   # the static rule, decided at run time
         small = em.cmpi("slt", size, em.index(2 * CHUNK))
@@ -218,7 +241,19 @@ def lower_reduce(lw: Lowerer, op):
     done = lw.precomputed.pop(op.result, None)
     if done is not None:
         return [done]
-    return [_lower_reduce(lw, op, lw.expr(op.input))]
+    return [_lower_reduce(lw, op, _input(lw, op))]
+
+
+def _input(lw: Lowerer, op):
+    """The ``Expr`` a reduction reads: for a float32 sum of a float16 array cast to float32
+    (``np.mean``, ``dtype=np.float32``) the float16 array, which ``_half_point`` sums in
+    NumPy's buffers."""
+    src = op.input.owner_op()
+    if (op.attr("kind") == "sum" and isinstance(src, npd.AsTypeOp)
+            and T.element_type(src.input.type) == T.f16
+            and T.element_type(op.result.type) == T.f32):
+        return lw.expr(src.input)
+    return lw.expr(op.input)
 
 
 def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
@@ -272,7 +307,8 @@ def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
         adds along the reduced axes in increasing order)."""
         combine, ident = monoid(em, kind, t)
         em.nest(out_shape, lambda idx: em.store(ident, buf, idx), parallel=True)
-        pre = (lambda v: S.truthy(em, x.element, v)) if kind in ("any", "all") else (lambda v: v)
+        pre = (lambda v: S.truthy(em, x.element, v)) if kind in ("any", "all") else (
+            lambda v: S.astype(em, x.element, t, v))   # a float16 input of a float32 sum
 
         def accumulate(nidx):
             idx = [None] * x.rank
