@@ -79,7 +79,7 @@ def resolve_dtype(cx, v) -> T.Type:
     try:
         return T.from_dtype(np.dtype(v.value))
     except TypeError as e:
-        cx.fail(str(e), "use one of bool, int8..int64, uint8..uint64, float32, float64")
+        cx.fail(str(e), f"use one of {T.SUPPORTED_DTYPES}")
 
 
 def bool_of(cx, v, what: str) -> bool:

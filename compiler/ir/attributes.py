@@ -10,7 +10,6 @@ Frozen, hashable dataclasses whose ``str`` is the MLIR text form: ``3 : i64``,
 from __future__ import annotations
 
 import math
-import struct
 from dataclasses import dataclass
 
 import numpy as np

@@ -12,8 +12,8 @@ constants, bit casts and these conversions, which it emits as integer code
 ``__truncsfhf2`` on CPUs without F16C.
 
 An op is rewritten when it is ``Pure``, has no regions, is neither ``ConstantLike`` nor a
-``Terminator`` and is not one of the ops that only move or convert values (``select``, ``extf``, ``truncf``,
-``bitcast``).
+``Terminator`` and is not one of the ops that only move or convert values (``select``,
+``extf``, ``truncf``, ``bitcast``).
 """
 
 from __future__ import annotations

@@ -48,8 +48,7 @@ class Pass:
 
 def known_passes() -> list[str]:
     """The names of all registered passes, sorted."""
-    from . import (  # noqa: F401
-        canonicalize, cse, dce, emulate_floats, fold, fuse_loops, interrupt_polls)
+    from . import canonicalize, cse, dce, emulate_floats, fold, fuse_loops, interrupt_polls  # noqa: F401
     return sorted(PASSES)
 
 
