@@ -71,6 +71,9 @@ def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
         ident = 0 if big else -1
     else:
         ident = -(1 << (width - 1)) if big else (1 << (width - 1)) - 1
+    if t == T.f16:   # HALF_maximum's reduction: the first of equal values, NaN propagates
+        fn = S.maximum if big else S.minimum
+        return (lambda a, x: fn(em, t, a, x)), em.const(ident, lt)
     if T.is_float(t):  # IEEE maximum/minimum: NaN propagates, a zero max is +0.0
         cls = arith.MaximumFOp if big else arith.MinimumFOp
         # the sign of a zero result does not matter to the loop (the backend adds LLVM's
@@ -138,7 +141,7 @@ def _reduce_point(em, kind, t, x_el, red_shape, load_at):
     combine, ident = monoid(em, kind, t, nsz=True)
     (acc,) = em.nest(red_shape, lambda idx, acc: [combine(acc, pre(load_at(idx)))], [ident],
                      version=True)
-    if kind in ("max", "min") and T.is_float(t):
+    if kind in ("max", "min") and T.is_float(t) and t != T.f16:
         return _zero_sign(em, kind, t, acc, red_shape, load_at)
     return acc
 
