@@ -14,7 +14,7 @@ one inner loop each (``numpy/_core/src/umath/loops_utils.h.src``):
 ``pairwise`` emits that recursion as an ``scf.while`` over an explicit stack of pending
 ranges (a buffer of ``STACK`` entries: each level pushes three and pops one, and a size
 below 2^63 has fewer than 60 levels) and a stack of partial sums. Blocks of at most 128
-elements are the loops of ``reduction._kahan_blocks`` without compensation, their 8 partial
+elements are ``block``, the loops ``reduction._kahan_blocks`` compensates, their 8 partial
 sums in one vector register (``grafo.lanes``).
 """
 
@@ -35,11 +35,11 @@ def _add(em: Emitter, a, b):
     return em.op(arith.AddFOp, a, b)
 
 
-def _block(em: Emitter, off, n, load1):
-    """The float32 sum of ``load1(off + j)`` for ``j < n <= BLOCK`` in NumPy's order (a zero
-    start changes only the sign of a zero total, which the float16 result's ``+ 0.0``
-    of NumPy's initial value removes too)."""
-    zero = em.const(0.0, T.f32)
+def block(em: Emitter, t: T.Type, off, n, load1):
+    """The sum of ``load1(off + j)`` (loop-level float type ``t``) for ``j < n <= BLOCK`` in
+    NumPy's order, its 8 partial sums in one vector (a zero start changes only the sign of a
+    zero total, which NumPy's ``+ 0.0`` initial value of the result removes too)."""
+    zero = em.const(0.0, t)
     full = em.mul(em.floordiv(n, LANES), LANES)
     lanes = em.loop(full, lambda j, *acc: [_add(em, acc[i], load1(em.add(em.add(off, j), i)))
                                            for i in range(LANES)],
@@ -53,11 +53,11 @@ def _block(em: Emitter, off, n, load1):
 def pairwise(em: Emitter, n, load1, off=0):
     """The float32 pairwise sum of ``load1(j)`` (float32) for ``off <= j < off + n``."""
     if isinstance(n, int) and n <= BLOCK:
-        return _block(em, off, n, load1)
+        return block(em, T.f32, off, n, load1)
     if isinstance(n, int):
         return _stacked(em, n, load1, off)
     small = em.cmpi("sle", em.index(n), em.index(BLOCK))
-    return em.if_(small, lambda: [_block(em, off, n, load1)],
+    return em.if_(small, lambda: [block(em, T.f32, off, n, load1)],
                   lambda: [_stacked(em, n, load1, off)], [T.f32])[0]
 
 
@@ -84,8 +84,8 @@ def _stacked(em: Emitter, n, load1, off):
                      sums, (below,))
             return [top, em.sub(vp, 1)]
 
-        def block():
-            em.store(_block(em, start, size, load1), sums, (vp,))
+        def leaf():
+            em.store(block(em, T.f32, start, size, load1), sums, (vp,))
             return [top, em.add(vp, 1)]
 
         def split():
@@ -99,7 +99,7 @@ def _stacked(em: Emitter, n, load1, off):
             return [em.add(top, 3), vp]
 
         def expand():
-            return em.if_(em.cmpi("sle", size, ix(BLOCK)), block, split, [T.index] * 2)
+            return em.if_(em.cmpi("sle", size, ix(BLOCK)), leaf, split, [T.index] * 2)
 
         nxt = em.if_(em.cmpi("eq", size, ix(_COMBINE)), combine, expand, [T.index] * 2)
         em.b.create(scf.YieldOp, nxt)

@@ -45,8 +45,7 @@ from .context import Emitter
 from .index_expr import Expr, of_buffer, splat
 from .lowerer import Lowerer, materializer, rule
 
-BLOCK = 128
-LANES = 8
+BLOCK = PW.BLOCK
 CHUNK = 1 << 16   # elements per partial result of a large full reduction
 
 
@@ -87,18 +86,10 @@ def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
 def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp):
     """Add ``load1(j)`` for j < n to the compensated sum (total, comp), by blocks. The
     ``LANES`` partial sums of a block carry in one vector register (``grafo.lanes``)."""
-    zero = em.const(0.0, T.lowered(t))
     add = lambda a, b: S.add(em, t, a, b)  # noqa: E731
 
     def block(b0, total, comp):
-        size = em.min(em.sub(n, b0), BLOCK)
-        full = em.mul(em.floordiv(size, LANES), LANES)
-        lanes = em.loop(full, lambda j, *acc: [add(acc[i], load1(em.add(em.add(b0, j), i)))
-                                               for i in range(LANES)],
-                        [zero] * LANES, step=LANES, lanes=LANES)
-        while len(lanes) > 1:
-            lanes = [add(lanes[i], lanes[i + 1]) for i in range(0, len(lanes), 2)]
-        (s,) = em.loop(size, lambda j, s: [add(s, load1(em.add(b0, j)))], lanes, lb=full)
+        s = PW.block(em, T.lowered(t), b0, em.min(em.sub(n, b0), BLOCK), load1)
         y = em.op(arith.SubFOp, s, comp)
         nxt = add(total, y)
         c = em.op(arith.SubFOp, em.op(arith.SubFOp, nxt, total), y)
