@@ -372,3 +372,25 @@ def test_var_std_and_nan_functions(shape):
     a.ravel()[::7] = np.nan if shape[1] > 5 else a.ravel()[::7]
     run_both(spread, a)
     run_both(spread, np.abs(a))
+
+
+def test_ir_text_round_trip():
+    """f16 types and constants print and parse back to the same bits (NaN and inf in MLIR's
+    hex form, others as the shortest decimal of the half)."""
+    from compiler.ir.parser import parse
+    from compiler.ir.printer import print_op
+    text = compiler.compile(fused, "f16[?], f16[?], f16[?]").ir
+    again = print_op(parse(text))
+    assert again == print_op(parse(again)) and "xf16" in again
+    values = [0.1, -0.0, 65504.0, 6e-8, np.inf, -np.inf, np.nan]
+    body = "".join(f'    %c{k} = "arith.constant"() {{value = {v} : f16}} : () -> f16\n'
+                   for k, v in enumerate(["0.1", "-0.0", "65504.0", "6.0e-08", "0x7C00",
+                                          "0xFC00", "0x7E00"]))
+    module = parse('"builtin.module"() ({\n  "func.func"() ({\n' + body +
+                   '    "func.return"() : () -> ()\n  }) {function_type = () -> (), '
+                   'sym_name = "f"} : () -> ()\n}) : () -> ()\n')
+    printed = print_op(module)
+    consts = [op.attributes["value"] for op in parse(printed).walk()
+              if "value" in op.attributes]
+    got = np.array([c.value for c in consts], np.float16)
+    assert_bits(got, np.array(values, np.float16))
