@@ -1,7 +1,7 @@
 """How the interpreter holds loop-level values: integers as Python ints holding the signed
 value of their width (``i1`` is 0 or 1, ``index`` is 64-bit), floats as NumPy
-``float16``/``float32``/``float64`` scalars, memrefs as ``Buffer`` s over NumPy arrays of the signless
-storage dtype (int32 for i32, bool for i1), possibly strided views."""
+``float16``/``float32``/``float64`` scalars, memrefs as ``Buffer`` s over NumPy arrays of the
+signless storage dtype (int32 for i32, bool for i1), possibly strided views."""
 
 from __future__ import annotations
 
