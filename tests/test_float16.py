@@ -411,3 +411,14 @@ def test_interpreter_runs_float16_loops_as_numpy():
         module = stage_module(fn, [T.TensorType((1000,), T.f16)] * len(args), "loops")
         got = Interpreter(module).call(fn.__name__, *args)[0]
         assert_bits(np.asarray(got)[()] if np.ndim(got) == 0 else got, fn(*args))
+
+
+def test_fast_calls_take_float16():
+    """The generated CPython entry (``runtime.fastcall``'s verified layout) takes float16
+    arrays and NumPy scalars and returns float16 scalars, as the ctypes path does."""
+    from runtime import fastcall
+    assert fastcall.LAYOUT is not None
+    cf = compiler.compile(scalar_math, "f16, f16")
+    got = cf(np.float16(2.5), np.float16(0.3))
+    assert_bits(got[0], scalar_math(np.float16(2.5), np.float16(0.3))[0])
+    assert type(got[0]) is np.float16
