@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 from . import interrupt
-from .abi import _CTYPE, descriptor_type
+from .abi import descriptor_type
 
 PRINT_HOOK = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p))
 _PYTHON = {"int": (int, ctypes.c_int64, np.int64), "float": (float, ctypes.c_double, np.float64),
@@ -65,8 +65,8 @@ def read_value(address: int, kind: str, rank: int | None):
         if kind in _PYTHON:
             py, ctype, _ = _PYTHON[kind]
             return py(ctype.from_address(address).value)
-        dtype = np.dtype(kind)
-        return dtype.type(_CTYPE[dtype].from_address(address).value)
+        dtype = np.dtype(kind)   # by its bytes: a float16 is stored as its bits
+        return np.frombuffer((ctypes.c_char * dtype.itemsize).from_address(address), dtype)[0]
     dtype = np.dtype(_PYTHON[kind][2] if kind in _PYTHON else kind)
     words = list(descriptor_type(rank).from_address(address))
     aligned, offset = words[1], words[2]

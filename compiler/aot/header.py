@@ -9,7 +9,7 @@ from runtime.manifest import ABI_SYMBOL, ABI_VERSION, INTERFACE_SYMBOL, interfac
 
 _C_SCALAR = {"bool": "int8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
              "int64": "int64_t", "uint8": "uint8_t", "uint16": "uint16_t",
-             "uint32": "uint32_t", "uint64": "uint64_t", "float32": "float",
+             "uint32": "uint32_t", "uint64": "uint64_t", "float16": "uint16_t", "float32": "float",
              "float64": "double"}
 _C_KEYWORDS = frozenset(
     "auto break case char const continue default do double else enum extern float for goto if "
@@ -134,6 +134,9 @@ def _prototype(entry: dict) -> str:
     ins = ", ".join(f"{r['name']}: {_type_text(r)}" for r in entry["inputs"])
     outs = ", ".join(_type_text(r) for r in entry["results"])
     lines = [f"/* {entry['function']}({ins}) -> ({outs})"]
+    if any(r["dtype"] == "float16" for r in entry["inputs"] + entry["results"]):
+        lines.append("   float16 scalars and elements are uint16_t: the IEEE binary16 bits "
+                     "(C23 _Float16 where supported)")
     for k, e in enumerate(entry["errors"], 1):
         where = f"{e['file']}:{e['line']}:{e['col']}"
         lines.append(f"   status {k}: {e['kind']}: {e['message']} ({where})")

@@ -89,7 +89,7 @@ def resolve_dtype(cx, v) -> T.Type:
     try:
         return T.from_dtype(np.dtype(v.value))
     except TypeError as e:
-        cx.fail(str(e), "use one of bool, int8..int64, uint8..uint64, float32, float64")
+        cx.fail(str(e), f"use one of {T.SUPPORTED_DTYPES}")
 
 
 def bool_of(cx, v, what: str) -> bool:
@@ -129,14 +129,18 @@ def reduce(cx, kind: str, x, axis=None, keepdims=None, dtype=None):
 
 
 def mean(cx, x, axis=None, keepdims=None, dtype=None):
-    """``np.mean``: float64 accumulation for integers, the input's float type otherwise."""
+    """``np.mean``: float64 accumulation for integers, float32 for float16 (the quotient
+    rounded to float16), the input's float type otherwise."""
     x = materialize(cx, x)
     rank = len(T.shape_of(x.type))
     el = T.strong(x.type)
-    acc = resolve_dtype(cx, dtype) if not is_none(dtype) else (el if T.is_float(el) else T.f64)
+    half = is_none(dtype) and el == T.f16
+    acc = resolve_dtype(cx, dtype) if not is_none(dtype) else (
+        T.f32 if half else el if T.is_float(el) else T.f64)
     total = reduce(cx, "sum", cast(cx, x, acc), axis, keepdims)
     count = product(cx, [dim(cx, x, k) for k in axes_of(cx, axis, rank)])
-    return apply_ufunc(cx, np.divide, [total, cast(cx, count, acc)])
+    out = apply_ufunc(cx, np.divide, [total, cast(cx, count, acc)])
+    return cast(cx, out, T.f16) if half else out
 
 
 def argreduce(cx, kind: str, x, axis=None, keepdims=None):

@@ -176,7 +176,7 @@ for _table in (statistics.RULES, shape_functions.RULES, linalg.RULES, creation.R
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-           np.uint64, np.float32, np.float64):
+           np.uint64, np.float16, np.float32, np.float64):
     NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
 
 
@@ -359,7 +359,7 @@ VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims
                   np.flip, np.broadcast_to, np.asarray, np.array, np.ascontiguousarray,
                   np.asfortranarray, np.einsum, np.bool_, np.int8,
                   np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
-                  np.float32, np.float64}
+                  np.float16, np.float32, np.float64}
 VIEW_METHODS = {"reshape", "ravel", "squeeze", "swapaxes", "transpose"}
 FOLDABLE = (set(NUMPY) - creation.UNFOLDABLE) | (set(BUILTINS) - {builtins.range,
                                                                  builtins.getattr})

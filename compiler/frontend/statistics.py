@@ -34,6 +34,16 @@ def _nan_to(cx, x, fill):
     return A.where(cx, apply_ufunc(cx, np.isnan, [x]), fill, x)
 
 
+def _by_count(cx, total, count, el: T.Type):
+    """``total / count`` in ``el``; a float16 ``total`` is divided in float64 and rounded
+    to float16 once, as NumPy's ``true_divide(total, count, out=total)`` with an intp
+    count does (``_methods._var``, ``nanfunctions._divide_by_count``)."""
+    if el == T.f16:
+        wide = apply_ufunc(cx, np.divide, [cast(cx, total, T.f64), cast(cx, count, T.f64)])
+        return cast(cx, wide, T.f16)
+    return apply_ufunc(cx, np.divide, [total, cast(cx, count, el)])
+
+
 def _rank(x) -> int:
     return len(T.shape_of(x.type))
 
@@ -65,8 +75,7 @@ def nanmean(cx, x, axis=None, dtype=None, out=None, keepdims=None):
     total = nansum(cx, x, axis, dtype, None, keepdims)
     valid = apply_ufunc(cx, np.logical_not, [apply_ufunc(cx, np.isnan, [x])])
     count = A.reduce(cx, "sum", valid, axis, keepdims)
-    el = T.strong(materialize(cx, total).type)
-    return apply_ufunc(cx, np.divide, [total, cast(cx, count, el)])
+    return _by_count(cx, total, count, T.strong(materialize(cx, total).type))
 
 
 def _nan_extreme(kind):
@@ -104,14 +113,14 @@ def var(cx, x, axis=None, dtype=None, out=None, ddof=None, keepdims=None, sqrt=F
     acc = A.resolve_dtype(cx, dtype) if not A.is_none(dtype) else (
         el if T.is_float(el) else T.f64)
     count = product(cx, [dim(cx, x, k) for k in A.axes_of(cx, axis, _rank(x))])
-    mean = apply_ufunc(cx, np.divide, [A.reduce(cx, "sum", cast(cx, x, acc), axis,
-                                                Constant(True)), cast(cx, count, acc)])
+    mean = _by_count(cx, A.reduce(cx, "sum", cast(cx, x, acc), axis, Constant(True)), count,
+                     acc)
     d = apply_ufunc(cx, np.subtract, [cast(cx, x, acc), mean])
     total = A.reduce(cx, "sum", apply_ufunc(cx, np.multiply, [d, d]), axis, keepdims)
     ddof = Constant(0) if A.is_none(ddof) else ddof
     rcount = apply_ufunc(cx, np.maximum, [apply_ufunc(cx, np.subtract, [count, ddof],
                                                       operator.sub), Constant(0)], max)
-    out = apply_ufunc(cx, np.divide, [total, cast(cx, rcount, acc)])
+    out = _by_count(cx, total, rcount, acc)
     return apply_ufunc(cx, np.sqrt, [out]) if sqrt else out
 
 

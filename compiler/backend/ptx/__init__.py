@@ -151,11 +151,23 @@ class CudaBackend(Backend):
 
     def prepare(self, module):
         """The tensor-level rewrites of the CUDA target (``matmul.prepare``,
-        ``gpu_reduce.prepare``)."""
+        ``gpu_reduce.prepare``). Raises the CompileError ``errors.unsupported`` for float16
+        values, whose NumPy semantics (float32 arithmetic, sums in NumPy's order) the
+        kernels do not have."""
+        _reject_float16(module)
         return GR.prepare(MM.prepare(module))
 
     def codegen(self, module) -> PTXModule:
         return compile_module(module, None, self.target)
+
+
+def _reject_float16(module) -> None:
+    for op in module.walk():
+        for v in (*op.operands, *op.results):
+            if T.element_type(v.type) == T.f16:
+                raise unsupported("float16 is not supported by the CUDA back end yet", op.loc,
+                                  "compute in float32 (x.astype(np.float32)) or compile for "
+                                  "the CPU")
 
 
 __all__ = ["CudaBackend", "CudaTarget", "PTXModule", "compile_module"]
