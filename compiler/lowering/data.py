@@ -16,7 +16,7 @@ from ..dialects import arith
 from ..dialects import np_data as nd
 from . import scalar as S
 from .context import Emitter
-from .index_expr import Expr, materialize
+from .index_expr import Expr
 from .lowerer import Lowerer, rule
 
 
