@@ -137,6 +137,7 @@ def median(cx, x, axis=None, out=None, overwrite_input=None, keepdims=None):
                                         and isinstance(axis.value, tuple)):
         cx.fail("np.median with a tuple of axes is not supported", "pass one axis or None")
     keep = not A.is_none(keepdims) and A.bool_of(cx, keepdims, "keepdims")
+    axis = Constant(None) if axis is None else axis
     rank = _rank(x)
     if rank == 0:
         x = A.reshape(cx, x, Constant(1))
