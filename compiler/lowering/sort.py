@@ -5,8 +5,8 @@ whose unsigned order is NumPy's order: unsigned ints and bools as they are, sign
 the sign bit flipped, floats with the sign bit flipped (negative ones: every bit), -0.0
 given +0.0's key and every NaN the largest key, so that equal values keep their input order
 (what ``kind="stable"`` promises). Lines of at most ``SHORT`` elements are insertion-sorted;
-longer ones go through one histogram pass for every digit (``DIGIT_BITS`` bits each), then
-one stable scatter pass per digit, skipped when every key has the same digit there. Two
+longer ones count every digit (``DIGIT_BITS`` bits each) while the keys are read, then
+take one stable scatter pass per digit, skipped when every key has the same digit there. Two
 halves of one scratch buffer take turns as source and destination, a run-time index saying
 which holds the keys.
 
@@ -117,18 +117,22 @@ class _Line:
             em.loop(i, step)
         em.loop(self.n, insert, lb=1)
 
+    def clear_counts(self) -> None:
+        em = self.em
+        em.nest((self.passes, 1 << self.bits), lambda idx: em.store(em.index(0), self.counts, idx))
+
+    def count(self, k) -> None:
+        """Add the key ``k`` to the histogram of each digit."""
+        em = self.em
+        for p in range(self.passes):
+            d = _digit(em, k, p * self.bits, self.bits)
+            em.store(em.add(em.load(self.counts, (p, d)), 1), self.counts, (p, d))
+
     def radix_sort(self):
-        """Sort half 0; returns the index of the half that holds the sorted keys."""
+        """Sort half 0, whose keys ``count`` has seen; returns the index of the half that
+        holds the sorted keys."""
         em, n, counts = self.em, self.n, self.counts
         buckets = 1 << self.bits
-        em.nest((self.passes, buckets), lambda idx: em.store(em.index(0), counts, idx))
-
-        def count(i):
-            k = em.load(self.keys, (0, i))
-            for p in range(self.passes):
-                d = _digit(em, k, p * self.bits, self.bits)
-                em.store(em.add(em.load(counts, (p, d)), 1), counts, (p, d))
-        em.loop(n, count)
         cur = em.index(0)
         for p in range(self.passes):
             def prefix(b, total, trivial, p=p):
@@ -170,12 +174,21 @@ def lower_sort(lw: Lowerer, op):
     def sort_line(oidx):
         at = lambda i: oidx[:axis] + (i,) + oidx[axis:]  # noqa: E731
 
+        short = em.cmp("sle", n, SHORT)
+        # Short lines count their keys too (never read there): one loop for both.
+        if not isinstance(short, bool):
+            em.if_(short, lambda: None, line.clear_counts)
+        elif not short:
+            line.clear_counts()
+
         def read(i, *tally):
             v = x.load(at(i))
-            line.put(0, i, _key(em, t, v), em.to_i64(i) if arg else None)
+            k = _key(em, t, v)
+            line.put(0, i, k, em.to_i64(i) if arg else None)
+            if short is not True:
+                line.count(k)
             return _tally(em, v, tally) if fix else []
         tally = em.loop(n, read, [em.index(0)] * 3 if fix else [])
-        short = em.cmp("sle", n, SHORT)
         if isinstance(short, bool):
             cur = _insertion(line) if short else line.radix_sort()
         else:
