@@ -4,7 +4,9 @@ stable), np.median and np.partition of random float64 at 10^3 .. 10^7 elements.
     python benches/sorting.py [--sizes 1e3,1e5,1e6,1e7] [--repeats 7]
 
 Each time is the median (with min and max) over ``--repeats`` calls after one warm-up call,
-the two libraries taking turns call by call on the same input. Prints a Markdown table
+the two libraries taking turns call by call on the same input. Times are the process's CPU
+time (``time.process_time``), not wall time: both libraries sort on one thread here, and CPU
+time is what stays comparable on a machine that other processes share. Prints a Markdown table
 (the one in docs/benchmarks.md, "Sorting") naming the CPU.
 """
 
@@ -54,9 +56,9 @@ CASES = [("np.sort", sort), ("np.sort stable", sort_stable), ("np.argsort", args
 
 
 def _time(fn, a) -> float:
-    t = time.perf_counter()
+    t = time.process_time()
     fn(a)
-    return time.perf_counter() - t
+    return time.process_time() - t
 
 
 def measure(fn, a, repeats: int) -> tuple:
