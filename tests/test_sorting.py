@@ -221,3 +221,36 @@ def test_loop_level_interpreter_agrees():
     got = Interpreter(loops).call("stable", a)
     assert_same(got[0].view(np.float32), np.sort(a, kind="stable"))
     assert_same(got[1], np.argsort(a, kind="stable"))
+
+
+def searches(a, v):
+    s = np.sort(a, kind="stable")
+    return (np.searchsorted(s, v), np.searchsorted(s, v, side="right"),
+            np.searchsorted(a, v, sorter=np.argsort(a, kind="stable")), s.searchsorted(v[0]),
+            np.searchsorted(s, 2.5, "right"))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8, np.int8])
+@pytest.mark.parametrize("n", [0, 1, 7, 300])
+def test_searchsorted(dtype, n):
+    a = values(dtype, n, seed=n + 1)
+    v = values(dtype, 50, seed=2)
+    v = np.concatenate([v, a[:5]]) if n else v
+    check(searches, f"{sig_of(a)}, {sig_of(v)}", a, v)
+
+
+@SETTINGS
+@given(a=hnp.arrays(np.float64, st.integers(0, 30), elements=st.one_of(
+    st.sampled_from(SPECIAL), st.floats(-10, 10))),
+       v=hnp.arrays(np.float64, st.integers(1, 8), elements=st.sampled_from(SPECIAL + [0.5])))
+def test_searchsorted_special_floats(a, v):
+    check(searches, "f64[?], f64[?]", a, v)
+
+
+def bad_side(a):
+    return np.searchsorted(a, 1.0, side="middle")
+
+
+def test_searchsorted_bad_side():
+    with pytest.raises(compiler.CompileError, match="search side must be 'left' or 'right'"):
+        compiled(bad_side, "f64[?]")

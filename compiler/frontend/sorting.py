@@ -1,6 +1,7 @@
 """Sorting and what is built on it: ``np.sort``, ``np.argsort``, ``ndarray.sort`` (in place),
-``np.partition``, ``np.argpartition`` and ``np.median``, written with ``np.sort`` (a stable
-sort, ``lowering/sort.py``) and the ``np`` ops of ``arrays``.
+``np.partition``, ``np.argpartition``, ``np.median`` and ``np.searchsorted``, written with
+``np.sort`` (a stable sort, ``lowering/sort.py``), ``np.searchsorted`` and the ``np`` ops of
+``arrays``.
 
 Every ``kind`` gives the stable order: ``kind="stable"``/``"mergesort"`` must, and the
 other kinds leave the order of equal elements unspecified in NumPy. A full sort satisfies
@@ -19,7 +20,7 @@ from ..dialects import np_data as nd
 from . import arrays as A
 from . import mutation
 from .indexing import subscript
-from .ops import apply_ufunc, check, dim, materialize
+from .ops import apply_ufunc, cast, check, dim, materialize
 from .values import Constant, SliceValue, TupleValue
 
 _KINDS = ("quicksort", "mergesort", "heapsort", "stable")
@@ -162,6 +163,28 @@ def median(cx, x, axis=None, out=None, overwrite_input=None, keepdims=None):
     return subscript(cx, result, TupleValue((full,) * ax + (Constant(0),)))
 
 
+def searchsorted(cx, a, v, side=None, sorter=None):
+    """``np.searchsorted``: int64 insertion positions of ``v`` (an array or a scalar) in the
+    1-D ``a`` (read through the permutation ``sorter`` when given), both compared in their
+    common dtype; NaN sorts last. ``side`` is "left" (default) or "right"."""
+    where = "left" if A.is_none(side) else side.value if isinstance(side, Constant) else None
+    if not isinstance(where, str):
+        cx.fail("side must be a string known at compile time")
+    if where.lower()[:1] not in ("l", "r"):
+        cx.fail(f"search side must be 'left' or 'right' (got '{where}')", kind=ValueError)
+    a = materialize(cx, a)
+    if _rank(a) != 1:
+        cx.fail("object too deep for desired array" if _rank(a) > 1 else
+                "object of too small depth for desired array", kind=ValueError)
+    if not A.is_none(sorter):
+        a = subscript(cx, a, materialize(cx, sorter))
+    v = materialize(cx, v)
+    el = T.strong(T.promote(T.element_type(a.type), T.element_type(v.type)))
+    a, v = cast(cx, a, el), cast(cx, v, el)
+    side_name = "left" if where.lower()[:1] == "l" else "right"
+    return cx.emit(nd.SearchSortedOp, [a, v], {"side": side_name})
+
+
 _S = ["a", "axis=", "kind=", "order=", "stable="]
 _P = ["a", "kth", "axis=", "kind=", "order="]
 
@@ -170,10 +193,12 @@ RULES = {
     np.argsort: ("np.argsort", _sort(True), _S),
     np.partition: ("np.partition", _partition(False), _P),
     np.argpartition: ("np.argpartition", _partition(True), _P),
+    np.searchsorted: ("np.searchsorted", searchsorted, ["a", "v", "side=", "sorter="]),
     np.median: ("np.median", median, ["a", "axis=", "out=", "overwrite_input=", "keepdims="]),
 }
 
 METHODS = {
     "argsort": ("ndarray.argsort", _sort(True), _S),
     "sort": ("ndarray.sort", sort_in_place, _S),
+    "searchsorted": ("ndarray.searchsorted", searchsorted, ["a", "v", "side=", "sorter="]),
 }

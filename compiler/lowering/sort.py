@@ -234,3 +234,34 @@ def _restore_specials(em: Emitter, x, out, at, n, neg, zeros, nans) -> None:
             return [em.select(zero, em.add(z, 1), z), em.select(nan, em.add(q, 1), q)]
         em.loop(n, put, [neg, em.sub(n, nans)])
     em.if_(em.cmp("ne", em.add(zeros, nans), 0), again, lambda: None)
+
+
+@rule(nd.SearchSortedOp)
+def lower_searchsorted(lw: Lowerer, op):
+    """A binary search per value over the keys' order (NaN last): ``side="left"`` finds the
+    first element not before the value, ``"right"`` the first one after it."""
+    em = lw.em
+    a, v = lw.expr(op.sorted), lw.expr(op.values)
+    t, left = a.element, op.attr("side") == "left"
+    n = a.shape[0]
+
+    def find(value):
+        key = _key(em, t, value)
+
+        def halve(_, base, size):
+            def probe():
+                half = em.floordiv(size, 2)
+                k = _key(em, t, a.load((em.add(base, half),)))
+                after = em.cmpi("ult", k, key) if left else em.cmpi("ule", k, key)
+                return [em.pick(after, em.add(base, em.add(half, 1)), base),
+                        em.pick(after, em.sub(em.sub(size, half), 1), half)]
+            return em.if_(em.cmp("sgt", size, 0), probe, lambda: [base, size],
+                          [T.index, T.index])
+        base, _ = em.loop(64, halve, [em.index(0), em.index(n)])
+        return em.to_i64(base)
+
+    if not isinstance(op.result.type, T.TensorType):
+        return [find(v.load(()))]
+    out = em.alloc(v.shape, T.i64)
+    em.nest(v.shape, lambda idx: em.store(find(v.load(idx)), out, idx), parallel=True)
+    return [lw.own(op.result, out, T.i64, v.shape)]
