@@ -9,16 +9,18 @@
 // CHECK: %[[OUT:.*]] = "memref.alloc"(%[[N]]) {{.*}} -> memref<?xf64>
 // CHECK: %[[KEYS:.*]] = "memref.alloc"(%[[N]]) {{.*}} -> memref<2x?xi64>
 // CHECK: %[[COUNTS:.*]] = "memref.alloc"() {{.*}} -> memref<6x2048xindex>
-// CHECK: "arith.bitcast"(%{{.*}}) : (f64) -> i64
+/// The histograms are cleared for long lines only, then counted while the keys are read:
+/// digit 0 needs no shift, the last (bits 55..63) no mask.
 // CHECK: "arith.cmpi"(%[[N]], %{{.*}}) {predicate = 3 : i64}
 // CHECK: "scf.if"
-/// Short lines: insertion sort on the keys (unsigned compare).
-// CHECK: "arith.cmpi"(%{{.*}}, %{{.*}}) {predicate = 6 : i64} : (i64, i64) -> i1
-/// The histograms: digit 0 needs no shift, the last (bits 55..63) no mask.
+// CHECK: "arith.bitcast"(%{{.*}}) : (f64) -> i64
 // CHECK: %[[D0:.*]] = "arith.andi"(%{{.*}}, %{{.*}}) : (i64, i64) -> i64
 // CHECK: "arith.index_castui"(%[[D0]]) : (i64) -> index
 // CHECK: %[[TOP:.*]] = "arith.shrui"(%{{.*}}, %[[S55]]) : (i64, i64) -> i64
 // CHECK-NEXT: "arith.index_castui"(%[[TOP]]) : (i64) -> index
+/// Short lines: insertion sort on the keys (unsigned compare).
+// CHECK: "scf.if"
+// CHECK: "arith.cmpi"(%{{.*}}, %{{.*}}) {predicate = 6 : i64} : (i64, i64) -> i1
 /// Prefix sums: a bucket holding all n keys makes the pass trivial.
 // CHECK: "scf.for"({{%[^,]+, %[^,]+, %[^,]+, %[^,]+, %[^,)]+}}) ({
 // CHECK-NEXT: ^bb0
