@@ -254,3 +254,24 @@ def bad_side(a):
 def test_searchsorted_bad_side():
     with pytest.raises(compiler.CompileError, match="search side must be 'left' or 'right'"):
         compiled(bad_side, "f64[?]")
+
+
+def uniques(a):
+    return (np.unique(a), np.unique(a, return_index=True, return_inverse=True,
+                                    return_counts=True), np.unique(a, return_counts=True,
+                                                                   equal_nan=False))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(0,), (1,), (40,), (3, 0), (6, 7)])
+def test_unique(dtype, shape):
+    a = values(dtype, int(np.prod(shape)), seed=12).reshape(shape)
+    if a.size and a.dtype.kind not in "fb":
+        a = a % 7  # duplicates
+    check(uniques, sig_of(a), a)
+
+
+@SETTINGS
+@given(a=hnp.arrays(np.float64, st.integers(0, 30), elements=st.sampled_from(SPECIAL)))
+def test_unique_special_floats(a):
+    check(uniques, "f64[?]", a)

@@ -1,7 +1,7 @@
 """Sorting and what is built on it: ``np.sort``, ``np.argsort``, ``ndarray.sort`` (in place),
-``np.partition``, ``np.argpartition``, ``np.median`` and ``np.searchsorted``, written with
-``np.sort`` (a stable sort, ``lowering/sort.py``), ``np.searchsorted`` and the ``np`` ops of
-``arrays``.
+``np.partition``, ``np.argpartition``, ``np.median``, ``np.unique`` and ``np.searchsorted``,
+written with ``np.sort`` (a stable sort, ``lowering/sort.py``), ``np.searchsorted`` and the
+``np`` ops of ``arrays``.
 
 Every ``kind`` gives the stable order: ``kind="stable"``/``"mergesort"`` must, and the
 other kinds leave the order of equal elements unspecified in NumPy. A full sort satisfies
@@ -18,9 +18,10 @@ import numpy as np
 from .. import types as T
 from ..dialects import np_data as nd
 from . import arrays as A
-from . import mutation
+from . import mutation, statistics
 from .indexing import subscript
 from .ops import apply_ufunc, cast, check, dim, materialize
+from .shape_functions import concatenate
 from .values import Constant, SliceValue, TupleValue
 
 _KINDS = ("quicksort", "mergesort", "heapsort", "stable")
@@ -185,6 +186,54 @@ def searchsorted(cx, a, v, side=None, sorter=None):
     return cx.emit(nd.SearchSortedOp, [a, v], {"side": side_name})
 
 
+def unique(cx, x, return_index=None, return_inverse=None, return_counts=None, axis=None,
+           equal_nan=None, sorted=None):
+    """``np.unique`` of the flattened array: its distinct values in sorted order (one NaN with
+    ``equal_nan``, the default), with the int64 positions of their first occurrences
+    (``return_index``), the int64 position of each element's value among them, in the
+    input's shape (``return_inverse``) and the int64 counts (``return_counts``); a tuple when
+    any of these is asked for, as NumPy. Built on the stable argsort, so equal values
+    (0.0 and -0.0) give the first occurrence."""
+    if not A.is_none(axis):
+        cx.fail("np.unique with an axis is not supported", "use axis=None")
+    want = [not A.is_none(f) and A.bool_of(cx, f, name) for f, name in (
+        (return_index, "return_index"), (return_inverse, "return_inverse"),
+        (return_counts, "return_counts"))]
+    nan_equal = A.is_none(equal_nan) or A.bool_of(cx, equal_nan, "equal_nan")
+    if not A.is_none(sorted) and not A.bool_of(cx, sorted, "sorted"):
+        cx.fail("np.unique with sorted=False is not supported")
+    x = materialize(cx, x)
+    perm, _ = sorted_along(cx, x, Constant(None), True)
+    s = subscript(cx, A.reshape(cx, x, Constant(-1)), perm)
+    head = subscript(cx, s, _slice(Constant(None), Constant(1)))
+    first = A.full_like(cx, head, Constant(True), Constant(np.bool_))
+    after = subscript(cx, s, _slice(Constant(1)))
+    before = subscript(cx, s, _slice(Constant(None), Constant(-1)))
+    new = apply_ufunc(cx, np.not_equal, [after, before])
+    if nan_equal and T.is_float(T.strong(s.type)):
+        nans = apply_ufunc(cx, np.logical_and, [apply_ufunc(cx, np.isnan, [after]),
+                                                apply_ufunc(cx, np.isnan, [before])])
+        new = apply_ufunc(cx, np.logical_and, [new, apply_ufunc(cx, np.logical_not, [nans])])
+    mask = concatenate(cx, TupleValue((first, new)))
+    out = [subscript(cx, s, mask)]
+    if want[0]:
+        out.append(subscript(cx, perm, mask))
+    if want[1]:
+        rank = cast(cx, statistics.scan("sum")(cx, mask), T.i64)
+        rank = apply_ufunc(cx, np.subtract, [rank, Constant(1)])
+        inverse = A.full_like(cx, perm, Constant(0))
+        inverse = mutation.setitem(cx, inverse, perm, rank)
+        shape = TupleValue(tuple(dim(cx, x, k) for k in range(_rank(x))))
+        out.append(A.reshape(cx, inverse, shape))
+    if want[2]:
+        n = dim(cx, s, 0)
+        starts = subscript(cx, A.arange(cx, A.astype(cx, n, Constant(np.int64))), mask)
+        ends = concatenate(cx, TupleValue((subscript(cx, starts, _slice(Constant(1))),
+                                           A.full(cx, Constant(1), n, Constant(np.int64)))))
+        out.append(apply_ufunc(cx, np.subtract, [ends, starts]))
+    return out[0] if len(out) == 1 else TupleValue(tuple(out))
+
+
 _S = ["a", "axis=", "kind=", "order=", "stable="]
 _P = ["a", "kth", "axis=", "kind=", "order="]
 
@@ -194,6 +243,8 @@ RULES = {
     np.partition: ("np.partition", _partition(False), _P),
     np.argpartition: ("np.argpartition", _partition(True), _P),
     np.searchsorted: ("np.searchsorted", searchsorted, ["a", "v", "side=", "sorter="]),
+    np.unique: ("np.unique", unique, ["ar", "return_index=", "return_inverse=",
+                                      "return_counts=", "axis=", "equal_nan=", "sorted="]),
     np.median: ("np.median", median, ["a", "axis=", "out=", "overwrite_input=", "keepdims="]),
 }
 
