@@ -1,5 +1,5 @@
 """grafo's sorting against NumPy: np.sort (default and stable), np.argsort (default and
-stable), np.median and np.partition of random float64 at 10^3 .. 10^7 elements.
+stable), np.median, np.partition and np.unique of random float64 at 10^3 .. 10^7 elements.
 
     python benches/sorting.py [--sizes 1e3,1e5,1e6,1e7] [--repeats 7]
 
@@ -50,9 +50,13 @@ def partition(a):
     return np.partition(a, 7)
 
 
+def unique(a):
+    return np.unique(a)
+
+
 CASES = [("np.sort", sort), ("np.sort stable", sort_stable), ("np.argsort", argsort),
          ("np.argsort stable", argsort_stable), ("np.median", median),
-         ("np.partition", partition)]
+         ("np.partition", partition), ("np.unique", unique)]
 
 
 def _time(fn, a) -> float:
