@@ -46,12 +46,12 @@ def test_index_lists_every_registered_function():
     assert registered <= set(names), f"accepted but not documented: {registered - set(names)}"
 
 
-def _unique(a):
-    return np.unique(a)
+def _histogram(a):
+    return np.histogram(a)
 
 
-def _median(a):
-    return np.median(a)
+def _percentile(a):
+    return np.percentile(a, 50)
 
 
 def _diff(a):
@@ -62,7 +62,7 @@ def _nonzero(a):
     return np.nonzero(a)
 
 
-@pytest.mark.parametrize("fn,name", [(_unique, "np.unique"), (_median, "np.median"),
+@pytest.mark.parametrize("fn,name", [(_histogram, "np.histogram"), (_percentile, "np.percentile"),
                                      (_diff, "np.diff"), (_nonzero, "np.nonzero")])
 def test_unsupported_functions_are_named(fn, name):
     assert name in _section("Function index")

@@ -1,9 +1,9 @@
 """``np`` ops whose result depends on the data or joins several arrays: concatenate,
-cumulative scans, sort/argsort, integer-array gather and scatter, boolean-mask selection and
-assignment.
+cumulative scans, sort/argsort, searchsorted, integer-array gather and scatter, boolean-mask
+selection and assignment.
 
 They belong to the ``np`` namespace (registered in ``np.NUMPY_OPS``); each has a NumPy
-reference ``evaluate``. Lowering: ``compiler/lowering/data.py``.
+reference ``evaluate``. Lowering: ``compiler/lowering/data.py`` and ``sort.py``.
 """
 
 from __future__ import annotations
@@ -110,6 +110,31 @@ class SortOp(Op):
     def evaluate(self, x):
         fn = np.argsort if self.attr("arg") else np.sort
         return fn(x, axis=self.attr("axis"), kind="stable")
+
+
+class SearchSortedOp(Op):
+    """``np.searchsorted {side}``: for each element of ``values`` (a tensor or a scalar, of
+    ``sorted``'s element type), the int64 position in the 1-D ``sorted`` where inserting it
+    keeps the order: before equal elements for ``side = "left"``, after them for
+    ``"right"``. NaN compares greater than every number, as in ``np.sort``."""
+
+    name = "np.searchsorted"
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = named(sorted=Tensor, values=NpValue)
+    result_defs = (NpValue,)
+    attr_defs = {"side": attr(str_attr(("left", "right")))}
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        a, v = operand_types
+        if len(T.shape_of(a)) != 1:
+            raise TypeError("'np.searchsorted' needs a 1-D sorted array")
+        if T.element_type(v) != a.element:
+            raise TypeError(f"'np.searchsorted' of {T.element_type(v)} values in {a}")
+        return [T.with_element(v, T.i64) if isinstance(v, T.TensorType) else T.i64]
+
+    def evaluate(self, a, v):
+        return np.searchsorted(a, v, side=self.attr("side"))
 
 
 class GatherOp(Op):
@@ -277,5 +302,5 @@ class MaskAssignOp(Op):
         return out
 
 
-NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, GatherOp, MaskSelectOp,
-                                     ScatterOp, MaskAssignOp)))
+NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, SearchSortedOp, GatherOp,
+                                     MaskSelectOp, ScatterOp, MaskAssignOp)))

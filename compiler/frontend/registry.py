@@ -12,7 +12,7 @@ import numpy as np
 from .. import effects
 from .. import types as T
 from . import arrays as A
-from . import creation, linalg, shape_functions, statistics
+from . import creation, linalg, shape_functions, sorting, statistics
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
@@ -172,7 +172,8 @@ NUMPY.update({
     np.ndim: signature("np.ndim", _ndim, ["a"]),
     np.size: signature("np.size", _size, ["a"]),
 })
-for _table in (statistics.RULES, shape_functions.RULES, linalg.RULES, creation.RULES):
+for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
+               creation.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
@@ -217,7 +218,8 @@ METHODS: dict = {
     "flatten": signature("ndarray.flatten", _flatten, ["a"]),
 }
 
-for _table in (statistics.METHODS, shape_functions.METHODS, creation.METHODS):
+for _table in (statistics.METHODS, sorting.METHODS, shape_functions.METHODS,
+               creation.METHODS):
     METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {

@@ -1,5 +1,5 @@
-"""NumPy's NaN-aware reductions, variance, cumulative sums, rounding and sorting, written
-with the ``np`` ops of ``arrays`` plus ``np.scan`` / ``np.sort`` / ``np.argreduce``.
+"""NumPy's NaN-aware reductions, variance, cumulative sums, rounding, written with
+the ``np`` ops of ``arrays`` plus ``np.scan`` / ``np.argreduce``.
 
 Each rule follows the NumPy 2 source of the function it names (``numpy/lib/_nanfunctions_impl``,
 ``numpy/_core/_methods._var``, ``PyArray_Round``) so dtypes and special values match: e.g.
@@ -178,29 +178,9 @@ def round_(cx, x, decimals=None, out=None):
                                   f])
 
 
-def _sort(arg: bool):
-    def impl(cx, x, axis=-1, kind=None, order=None, stable=None):
-        """``np.sort`` / ``np.argsort``: stable; flattened when ``axis`` is None."""
-        if not A.is_none(order):
-            cx.fail("the 'order' argument is not supported")
-        x = materialize(cx, x)
-        if _rank(x) == 0:
-            if not arg:
-                cx.fail("Cannot sort a 0-d array", "reshape it to 1-D first")
-            return Constant(np.int64(0))
-        if isinstance(axis, Constant) and axis.value is None:
-            x, ax = A.reshape(cx, x, Constant(-1)), 0
-        else:
-            ax = A.normalize_axis(cx, A.int_constant(cx, Constant(-1) if axis is None else axis,
-                                                     "axis"), _rank(x))
-        return cx.emit(nd.SortOp, [x], {"axis": ax, "arg": arg})
-    return impl
-
-
 _R = ["a", "axis=", "dtype=", "out=", "keepdims="]
 _L = ["a", "axis=", "out=", "keepdims="]
 _V = ["a", "axis=", "dtype=", "out=", "ddof=", "keepdims="]
-_S = ["a", "axis=", "kind=", "order=", "stable="]
 
 RULES = {
     np.nansum: ("np.nansum", nansum, _R),
@@ -216,8 +196,6 @@ RULES = {
     np.cumprod: ("np.cumprod", scan("prod"), ["a", "axis=", "dtype=", "out="]),
     np.round: ("np.round", round_, ["a", "decimals=", "out="]),
     np.around: ("np.around", round_, ["a", "decimals=", "out="]),
-    np.sort: ("np.sort", _sort(False), _S),
-    np.argsort: ("np.argsort", _sort(True), _S),
 }
 
 METHODS = {
@@ -226,5 +204,4 @@ METHODS = {
     "cumsum": ("ndarray.cumsum", scan("sum"), ["a", "axis=", "dtype=", "out="]),
     "cumprod": ("ndarray.cumprod", scan("prod"), ["a", "axis=", "dtype=", "out="]),
     "round": ("ndarray.round", round_, ["a", "decimals=", "out="]),
-    "argsort": ("ndarray.argsort", _sort(True), _S),
 }

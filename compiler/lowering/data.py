@@ -3,9 +3,6 @@
 - ``np.concatenate``: each operand is copied into its slab of a fresh buffer.
 - ``np.scan``: one sequential loop along the axis per outer index, carrying the running
   sum/product (NumPy's accumulate order).
-- ``np.sort``: the operand is copied into a fresh buffer, then each line along the axis is
-  insertion-sorted by adjacent compare-and-swap steps (stable; O(n^2) per line, correctness
-  over speed). The order puts NaN after everything, as NumPy's sort does.
 - ``np.gather``: the index shapes are broadcast (IndexError when they do not), each index
   array is checked in one pass (IndexError naming its first bad index), then the result is a
   lazy ``Expr`` reading ``x`` at the wrapped indices.
@@ -16,11 +13,11 @@
 from __future__ import annotations
 
 from .. import types as T
-from ..dialects import arith, memref
+from ..dialects import arith
 from ..dialects import np_data as nd
 from . import scalar as S
 from .context import Emitter
-from .index_expr import Expr, broadcast, broadcast_shape, materialize
+from .index_expr import Expr, broadcast, broadcast_shape
 from .lowerer import Lowerer, rule
 
 
@@ -77,52 +74,6 @@ def lower_scan(lw: Lowerer, op):
         em.loop(x.shape[axis], step, [ident])
     em.nest(outer, line, parallel=True)
     return [lw.own(op.result, buf, t, x.shape)]
-
-
-def _before(em: Emitter, t: T.Type, a, b):
-    """Whether ``a`` sorts strictly before ``b``: NumPy's order with NaN last."""
-    if T.is_float(t):
-        return em.op(arith.OrIOp, em.cmpf("olt", a, b),
-                     em.op(arith.AndIOp, em.cmpf("uno", b, b), em.cmpf("ord", a, a)))
-    return em.cmpi("ult" if T.is_unsigned(t) or T.is_bool(t) else "slt", a, b)
-
-
-@rule(nd.SortOp)
-def lower_sort(lw: Lowerer, op):
-    em = lw.em
-    x = lw.expr(op.input)
-    axis, arg, t = op.attr("axis"), bool(op.attr("arg")), x.element
-    keys = materialize(em, x)
-    shape = x.shape
-    pos = None
-    if arg:
-        pos = em.alloc(shape, T.i64)
-        em.nest(shape, lambda idx: em.store(em.to_i64(idx[axis]), pos, idx), parallel=True)
-    n = shape[axis]
-    outer = [d for k, d in enumerate(shape) if k != axis]
-
-    def line(oidx):
-        at = lambda i: oidx[:axis] + (i,) + oidx[axis:]  # noqa: E731
-
-        def insert(i):
-            def swap_down(s):
-                hi = em.sub(i, s)
-                lo = em.sub(hi, 1)
-                a, b = em.load(keys, at(lo)), em.load(keys, at(hi))
-                move = _before(em, t, b, a)
-                em.store(em.select(move, b, a), keys, at(lo))
-                em.store(em.select(move, a, b), keys, at(hi))
-                if pos is not None:
-                    pa, pb = em.load(pos, at(lo)), em.load(pos, at(hi))
-                    em.store(em.select(move, pb, pa), pos, at(lo))
-                    em.store(em.select(move, pa, pb), pos, at(hi))
-            em.loop(i, swap_down)
-        em.loop(n, insert, lb=1)
-    em.nest(outer, line, parallel=True)
-    if arg:
-        em.effect(memref.DeallocOp, keys)
-        return [lw.own(op.result, pos, T.i64, shape)]
-    return [lw.own(op.result, keys, t, shape)]
 
 
 def checked_index_array(em: Emitter, idx: Expr, n, axis_name: int, skip=False):

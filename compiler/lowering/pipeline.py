@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     matmul,
     mutation,
     reduction,
+    sort,
 )
 from .control_flow import lower_function
 from .lowerer import RULES

@@ -126,6 +126,14 @@ def mean_all(a):
     return np.mean(a)
 
 
+def sort_stable(a):
+    return np.sort(a, kind="stable")
+
+
+def search_right(a, v):
+    return np.searchsorted(a, v, side="right")
+
+
 def max_keepdims(a):
     return np.max(a, axis=0, keepdims=True)
 
