@@ -12,7 +12,7 @@ import numpy as np
 from .. import effects
 from .. import types as T
 from . import arrays as A
-from . import shape_functions, statistics
+from . import manipulation, shape_functions, statistics
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
@@ -188,7 +188,7 @@ NUMPY.update({
     np.ndim: signature("np.ndim", _ndim, ["a"]),
     np.size: signature("np.size", _size, ["a"]),
 })
-for _table in (statistics.RULES, shape_functions.RULES):
+for _table in (statistics.RULES, shape_functions.RULES, manipulation.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
@@ -234,7 +234,7 @@ METHODS: dict = {
     "flatten": signature("ndarray.flatten", _flatten, ["a"]),
 }
 
-for _table in (statistics.METHODS, shape_functions.METHODS):
+for _table in (statistics.METHODS, shape_functions.METHODS, manipulation.METHODS):
     METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {
