@@ -369,9 +369,9 @@ BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 # Functions and methods whose result may be their first operand or a view of it in NumPy;
 # any other function returns a new array (calls.py copies one that is an operand).
 VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
-                  np.flip, np.broadcast_to, np.asarray, np.einsum, np.bool_, np.int8,
-                  np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
-                  np.float32, np.float64}
+                  np.flip, np.fliplr, np.flipud, np.rot90, np.broadcast_to, np.asarray,
+                  np.einsum, np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+                  np.uint16, np.uint32, np.uint64, np.float32, np.float64}
 VIEW_METHODS = {"reshape", "ravel", "squeeze", "swapaxes", "transpose"}
 FOLDABLE = set(NUMPY) | (set(BUILTINS) - {builtins.range, builtins.getattr})
 

@@ -5,3 +5,11 @@ import numpy as np
 
 def nonzero_2d(x):
     return np.nonzero(x)
+
+
+def roll_last(x, s):
+    return np.roll(x, s, axis=-1)
+
+
+def diag_above(v):
+    return np.diag(v, 1)
