@@ -6,10 +6,13 @@ dims, values with NaN, inf and -0.0, axes (negative ones too) and non-contiguous
 
 import numpy as np
 import pytest
+from conftest import assert_same
 from differential_harness import run_both
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
+import compiler
 
 SETTINGS = settings(max_examples=6, deadline=None)
 
@@ -325,3 +328,199 @@ def test_flip_and_rotation_errors():
     run_both(flipud, (np.float64(1.0),))
     run_both(rot90_same_axes, (np.ones((2, 2)),))
     run_both(rot90_bad_axes, (np.ones((2, 2)),))
+
+
+# tiles, repeats, grids, take_along_axis, pad ------------------------------------------------
+
+def tile_int(x):
+    return np.tile(x, 2)
+
+
+def tile_wide(x):
+    return np.tile(x, (2, 1, 3))
+
+
+def tile_zero(x):
+    return np.tile(x, (0, 2))
+
+
+def tile_negative(x):
+    return np.tile(x, -1)
+
+
+@SETTINGS
+@given(views())
+def test_tile(x):
+    for fn in (tile_int, tile_wide, tile_zero):
+        run_both(fn, (x,))
+
+
+def repeat_flat(x):
+    return np.repeat(x, 3)
+
+
+def repeat_axis(x):
+    return np.repeat(x, 2, axis=-1)
+
+
+def repeat_method(x):
+    return x.repeat(0, axis=0)
+
+
+def repeat_negative(x):
+    return np.repeat(x, -2)
+
+
+@SETTINGS
+@given(views(min_dims=1))
+def test_repeat(x):
+    for fn in (repeat_flat, repeat_axis, repeat_method):
+        run_both(fn, (x,))
+
+
+def test_tile_and_repeat_errors():
+    run_both(tile_negative, (np.ones(2),))
+    run_both(repeat_negative, (np.ones(2),))
+    run_both(repeat_flat, (np.array([True, False]),))
+    run_both(tile_wide, (np.int16(3),))
+
+
+def indices_of(x):
+    return np.indices(x.shape)
+
+
+def indices_sparse(x):
+    return np.indices(x.shape, dtype=np.int8, sparse=True)
+
+
+def indices_fixed(x):
+    return np.indices((2, 0, 3))
+
+
+@SETTINGS
+@given(views(min_dims=1))
+def test_indices(x):
+    run_both(indices_of, (x,))
+    run_both(indices_sparse, (x,))
+    run_both(indices_fixed, (x,))
+
+
+def meshgrid_xy(x, y):
+    return np.meshgrid(x, y)
+
+
+def meshgrid_ij(x, y):
+    return np.meshgrid(x, y, x, indexing="ij")
+
+
+def meshgrid_sparse(x, y):
+    a, b = np.meshgrid(x, y, sparse=True, copy=False)
+    return a, b
+
+
+def meshgrid_views(x, y):
+    return np.meshgrid(x, y, sparse=True, copy=False)
+
+
+def meshgrid_one(x, y):
+    return np.meshgrid(x)
+
+
+def meshgrid_bad_indexing(x, y):
+    return np.meshgrid(x, y, indexing="yx")
+
+
+@SETTINGS
+@given(views(), views())
+def test_meshgrid(x, y):
+    for fn in (meshgrid_xy, meshgrid_ij, meshgrid_sparse, meshgrid_one):
+        run_both(fn, (x, y))
+
+
+def test_meshgrid_views_are_a_list():
+    x, y = np.arange(3.0), np.arange(2.0)
+    got = compiler.function(meshgrid_views)(x, y)
+    assert type(got) is list
+    assert_same(tuple(got), tuple(meshgrid_views(x, y)))
+
+
+def test_meshgrid_error():
+    run_both(meshgrid_bad_indexing, (np.ones(2), np.ones(3)))
+
+
+def take_sorted(x):
+    return np.take_along_axis(x, np.argsort(x, axis=-1), axis=-1)
+
+
+def take_max(x):
+    return np.take_along_axis(x, np.argmax(x, axis=0, keepdims=True), axis=0)
+
+
+def take_flat(x, i):
+    return np.take_along_axis(x, i, None)
+
+
+def take_rank_mismatch(x, i):
+    return np.take_along_axis(x, i, 0)
+
+
+@SETTINGS
+@given(views(min_dims=2))
+def test_take_along_axis(x):
+    run_both(take_sorted, (x,))
+    if x.shape[0]:
+        run_both(take_max, (x,))
+
+
+@SETTINGS
+@given(views(min_dims=1), st.lists(st.integers(-30, 30), max_size=4))
+def test_take_along_axis_flat_indices(x, i):
+    run_both(take_flat, (x, np.array(i, dtype=np.int64)))
+
+
+def test_take_along_axis_errors():
+    run_both(take_rank_mismatch, (np.ones((2, 2)), np.zeros(2, dtype=np.int64)))
+    run_both(take_flat, (np.ones((2, 2)), np.zeros((1, 1), dtype=np.int64)))
+
+
+def pad_constant(x):
+    return np.pad(x, 2)
+
+
+def pad_constant_pairs(x):
+    return np.pad(x, ((1, 0),) + ((0, 2),) * (x.ndim - 1), constant_values=-0.0)
+
+
+def pad_edge(x):
+    return np.pad(x, (1, 3), mode="edge")
+
+
+def pad_wrap(x):
+    return np.pad(x, 5, mode="wrap")
+
+
+def pad_reflect(x):
+    return np.pad(x, ((4, 1),), mode="reflect")
+
+
+def pad_int_fill(x):
+    return np.pad(x, 1, constant_values=2.9)
+
+
+def pad_unknown_mode(x):
+    return np.pad(x, 1, mode="median")
+
+
+@SETTINGS
+@given(views(min_dims=1))
+def test_pad(x):
+    for fn in (pad_constant, pad_constant_pairs, pad_edge, pad_wrap, pad_reflect):
+        run_both(fn, (x,))
+
+
+def test_pad_dtypes_and_errors():
+    run_both(pad_int_fill, (np.arange(3, dtype=np.int8),))
+    run_both(pad_int_fill, (np.array([True]),))
+    run_both(pad_edge, (np.zeros((2, 0)),))
+    with pytest.raises(Exception, match="mode 'median' of np.pad is not supported"):
+        run_both(pad_unknown_mode, (np.ones(2),))

@@ -27,7 +27,7 @@ def _rank(x: Value) -> int:
     return len(T.shape_of(x.type))
 
 
-def _slice(cx, x: Value, axis: int, start=None, stop=None, step=None) -> Value:
+def axis_slice(cx, x: Value, axis: int, start=None, stop=None, step=None) -> Value:
     """``x[..., start:stop:step, ...]`` along ``axis`` with compile-time or run-time bounds."""
     bounds, operands = [], [x]
     for k in range(_rank(x)):
@@ -43,7 +43,7 @@ def _slice(cx, x: Value, axis: int, start=None, stop=None, step=None) -> Value:
                                                "bounds": tuple(bounds)})
 
 
-def _iota(cx, n) -> Value:
+def iota(cx, n) -> Value:
     """``np.arange(n)`` as int64 for a size ``n`` (a Constant or a run-time ``!py.int``)."""
     t = T.TensorType((n.value if isinstance(n, Constant) else None,), T.i64)
     bounds = [constant(cx, 0, T.i64), constant(cx, 1, T.i64)]
@@ -53,7 +53,7 @@ def _iota(cx, n) -> Value:
 def _grid(cx, x: Value, k: int) -> Value:
     """The int64 index along axis ``k`` at every element of ``x`` (``np.indices(x.shape)[k]``)."""
     rank = _rank(x)
-    i = _iota(cx, dim(cx, x, k))
+    i = iota(cx, dim(cx, x, k))
     if rank > 1:
         i = S._view(cx, i, tuple("s" if j == k else "n" for j in range(rank)))
         i = S.broadcast_to(cx, i, TupleValue(tuple(dim(cx, x, j) for j in range(rank))))
@@ -84,7 +84,7 @@ def argwhere(cx, a):
     if _rank(a) == 0:
         flat = A.reshape(cx, a, Constant(-1))
         rows = S._view(cx, flatnonzero(cx, flat), ("s", "n"))
-        return _slice(cx, rows, 1, Constant(0), Constant(0))
+        return axis_slice(cx, rows, 1, Constant(0), Constant(0))
     cols = [S._view(cx, c, ("s", "n")) for c in nonzero(cx, a).items]
     return cols[0] if len(cols) == 1 else cx.emit(nd.ConcatenateOp, cols, {"axis": 1})
 
@@ -105,7 +105,7 @@ def count_nonzero(cx, a, axis=None, keepdims=None):
 
 # differences and rotations ------------------------------------------------------------------
 
-def _int_op(ufunc, python_op):
+def int_op(ufunc, python_op):
     """A Python-int operation on frontend values, folded when both are constants."""
     def apply(cx, a, b):
         if isinstance(a, Constant) and isinstance(b, Constant):
@@ -114,10 +114,10 @@ def _int_op(ufunc, python_op):
     return apply
 
 
-_int_sum = _int_op(np.add, operator.add)
-_int_sub = _int_op(np.subtract, operator.sub)
-_int_min = _int_op(np.minimum, min)
-_int_max = _int_op(np.maximum, max)
+int_sum = int_op(np.add, operator.add)
+int_sub = int_op(np.subtract, operator.sub)
+int_min = int_op(np.minimum, min)
+int_max = int_op(np.maximum, max)
 
 
 def _edge(cx, a: Value, v, axis: int) -> Value:
@@ -153,8 +153,8 @@ def diff(cx, a, n=None, axis=None, prepend=None, append=None):
         a = S.concatenate(cx, TupleValue(tuple(parts)), Constant(ax))
     op = np.not_equal if T.is_bool(a.type) else np.subtract
     for _ in range(order):
-        a = materialize(cx, apply_ufunc(cx, op, [_slice(cx, a, ax, Constant(1)),
-                                                 _slice(cx, a, ax, None, Constant(-1))]))
+        a = materialize(cx, apply_ufunc(cx, op, [axis_slice(cx, a, ax, Constant(1)),
+                                                 axis_slice(cx, a, ax, None, Constant(-1))]))
     return a
 
 
@@ -166,9 +166,9 @@ def _roll_axis(cx, x: Value, shift, axis: int) -> Value:
             return x
         cut = Constant(n.value - s)
     else:
-        size = _int_max(cx, n, Constant(1))
-        cut = _int_sub(cx, n, apply_ufunc(cx, np.remainder, [shift, size], operator.mod))
-    return cx.emit(nd.ConcatenateOp, [_slice(cx, x, axis, cut), _slice(cx, x, axis, None, cut)],
+        size = int_max(cx, n, Constant(1))
+        cut = int_sub(cx, n, apply_ufunc(cx, np.remainder, [shift, size], operator.mod))
+    return cx.emit(nd.ConcatenateOp, [axis_slice(cx, x, axis, cut), axis_slice(cx, x, axis, None, cut)],
                    {"axis": axis})
 
 
@@ -192,7 +192,7 @@ def roll(cx, a, shift, axis=None):
     total: dict = {}
     for sh, ax in zip(shifts * count if len(shifts) == 1 else shifts,
                       axes * count if len(axes) == 1 else axes, strict=True):
-        total[ax] = _int_sum(cx, total[ax], sh) if ax in total else sh
+        total[ax] = int_sum(cx, total[ax], sh) if ax in total else sh
     for ax, sh in total.items():
         a = _roll_axis(cx, a, sh, ax)
     return a
@@ -205,11 +205,11 @@ def _diagonal(cx, a: Value, offset: int, axis1: int, axis2: int) -> Value:
     rest = [k for k in range(rank) if k not in (axis1, axis2)]
     a = A.transpose(cx, a, TupleValue(tuple(Constant(k) for k in rest + [axis1, axis2])))
     if offset >= 0:
-        a = _slice(cx, a, rank - 1, Constant(offset))
+        a = axis_slice(cx, a, rank - 1, Constant(offset))
     else:
-        a = _slice(cx, a, rank - 2, Constant(-offset))
+        a = axis_slice(cx, a, rank - 2, Constant(-offset))
     rows, cols = dim(cx, a, rank - 2), dim(cx, a, rank - 1)
-    i = _iota(cx, _int_min(cx, rows, cols))
+    i = iota(cx, int_min(cx, rows, cols))
     return cx.emit(nd.GatherOp, [a, i, i], {"axis": rank - 2, "axes": (rank - 2, rank - 1),
                                             "index_axes": (axis1, axis2)})
 
@@ -246,10 +246,10 @@ def diag(cx, v, k=None):
     if _rank(v) != 1:
         cx.fail("Input must be 1- or 2-d.", kind=ValueError)
     n = dim(cx, v, 0)
-    size = _int_sum(cx, n, Constant(abs(offset)))
+    size = int_sum(cx, n, Constant(abs(offset)))
     zero = A.full(cx, TupleValue((size, size)), Constant(0),
                   Constant(T.to_dtype(T.element_type(v.type))))
-    i = _iota(cx, n)
+    i = iota(cx, n)
     rows = apply_ufunc(cx, np.add, [i, Constant(-offset)]) if offset < 0 else i
     cols = apply_ufunc(cx, np.add, [i, Constant(offset)]) if offset > 0 else i
     return cx.emit(nd.ScatterOp, [zero, rows, cols, v], {"axis": 0, "axes": (0, 1)})
@@ -260,9 +260,9 @@ def _triangle(keep):
         m = materialize(cx, as_array(cx, m))
         if _rank(m) == 0:
             cx.fail("tril/triu of a 0-d array is not supported", kind=ValueError)
-        cols = _iota(cx, dim(cx, m, _rank(m) - 1))
-        rows = _iota(cx, dim(cx, m, max(_rank(m) - 2, 0)))
-        below = _int_sum(cx, S._view(cx, rows, ("s", "n")), Constant(0) if A.is_none(k) else k)
+        cols = iota(cx, dim(cx, m, _rank(m) - 1))
+        rows = iota(cx, dim(cx, m, max(_rank(m) - 2, 0)))
+        below = int_sum(cx, S._view(cx, rows, ("s", "n")), Constant(0) if A.is_none(k) else k)
         mask = apply_ufunc(cx, keep, [S._view(cx, cols, ("n", "s")), below])
         zero = cast(cx, Constant(0), T.element_type(m.type))
         return A.select(cx, mask, m, zero)

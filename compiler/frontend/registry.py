@@ -12,7 +12,7 @@ import numpy as np
 from .. import effects
 from .. import types as T
 from . import arrays as A
-from . import manipulation, shape_functions, statistics
+from . import expansion, manipulation, shape_functions, statistics
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
@@ -188,9 +188,11 @@ NUMPY.update({
     np.ndim: signature("np.ndim", _ndim, ["a"]),
     np.size: signature("np.size", _size, ["a"]),
 })
-for _table in (statistics.RULES, shape_functions.RULES, manipulation.RULES):
+for _table in (statistics.RULES, shape_functions.RULES, manipulation.RULES,
+               expansion.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
+NUMPY[np.meshgrid] = expansion.meshgrid
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
            np.uint64, np.float32, np.float64):
     NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
@@ -234,7 +236,8 @@ METHODS: dict = {
     "flatten": signature("ndarray.flatten", _flatten, ["a"]),
 }
 
-for _table in (statistics.METHODS, shape_functions.METHODS, manipulation.METHODS):
+for _table in (statistics.METHODS, shape_functions.METHODS, manipulation.METHODS,
+               expansion.METHODS):
     METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {

@@ -13,3 +13,7 @@ def roll_last(x, s):
 
 def diag_above(v):
     return np.diag(v, 1)
+
+
+def pad_wrap(x):
+    return np.pad(x, (1, 2), mode="wrap")
