@@ -524,3 +524,28 @@ def test_pad_dtypes_and_errors():
     run_both(pad_edge, (np.zeros((2, 0)),))
     with pytest.raises(Exception, match="mode 'median' of np.pad is not supported"):
         run_both(pad_unknown_mode, (np.ones(2),))
+
+
+def delete_flat(x, i):
+    return np.delete(x, i)
+
+
+def delete_list(x):
+    return np.delete(x, [0, -1, 0], axis=-1)
+
+
+def delete_array(x, i):
+    return np.delete(x, i, axis=0)
+
+
+@SETTINGS
+@given(views(min_dims=1), st.integers(-6, 6))
+def test_delete(x, i):
+    run_both(delete_flat, (x, i))
+    run_both(delete_array, (x, np.array([i, 0], dtype=np.int32)))
+    run_both(delete_list, (x,))
+
+
+def test_delete_dtypes():
+    run_both(delete_list, (np.array([[True, False, True]]),))
+    run_both(delete_flat, (np.arange(4, dtype=np.uint8), -1))

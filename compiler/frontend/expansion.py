@@ -253,12 +253,49 @@ def _pad_constant(cx, a: Value, ax: int, before: int, after: int, fill: Value) -
     return cx.emit(nd.ConcatenateOp, parts, {"axis": ax})
 
 
+
+def _to_front(cx, a: Value, ax: int, back: bool) -> Value:
+    """``np.moveaxis(a, ax, 0)`` (or back from 0 to ``ax``)."""
+    order = list(range(1, ax + 1)) + [0] + list(range(ax + 1, _rank(a))) if back else \
+        [ax] + [k for k in range(_rank(a)) if k != ax]
+    return A.transpose(cx, a, TupleValue(tuple(Constant(k) for k in order)))
+
+
+def delete(cx, arr, obj, axis=None):
+    """``np.delete``: ``arr`` without the entries at the integer positions ``obj`` (an int, a
+    list of ints or an integer array; negative ones count from the end, repeats are one)
+    along ``axis`` (of the flattened array when None); out-of-range positions raise NumPy's
+    IndexError at run time (naming axis 0 for an index array of run-time size, where NumPy
+    names ``axis`` if it has one element)."""
+    a = materialize(cx, as_array(cx, arr))
+    if A.is_none(axis):
+        a, ax = A.reshape(cx, a, Constant(-1)), 0
+    else:
+        ax = A.normalize_axis(cx, A.int_constant(cx, axis, "axis"), _rank(a))
+    idx = materialize(cx, as_array(cx, obj))
+    if not T.is_integer(idx.type) or T.is_bool(idx.type):
+        cx.fail("np.delete needs integer positions", "pass an int, a list of ints or an "
+                "integer array")
+    idx = cast(cx, idx, T.strong(idx.type))
+    # NumPy's IndexError names the axis for one position, else axis 0 of its keep mask
+    named = ax if T.shape_of(idx.type).count(1) == _rank(idx) else 0
+    if _rank(idx) != 1:
+        idx = A.reshape(cx, idx, Constant(-1))
+    n = dim(cx, a, ax)
+    keep = A.full(cx, TupleValue((n,)), Constant(True), Constant(np.bool_))
+    keep = cx.emit(nd.ScatterOp, [keep, idx, cast(cx, Constant(False), T.i1)],
+                   {"axis": 0, "index_axes": (named,)})
+    kept = cx.emit(nd.MaskSelectOp, [_to_front(cx, a, ax, False), keep])
+    return _to_front(cx, kept, ax, True) if ax else kept
+
+
 RULES = {
     np.tile: ("np.tile", tile, ["A", "reps"]),
     np.repeat: ("np.repeat", repeat, ["a", "repeats", "axis="]),
     np.indices: ("np.indices", indices, ["dimensions", "dtype=", "sparse="]),
     np.take_along_axis: ("np.take_along_axis", take_along_axis, ["arr", "indices", "axis"]),
     np.pad: ("np.pad", pad, ["array", "pad_width", "mode=", "constant_values="]),
+    np.delete: ("np.delete", delete, ["arr", "obj", "axis="]),
 }
 
 METHODS = {
