@@ -549,3 +549,35 @@ def test_delete(x, i):
 def test_delete_dtypes():
     run_both(delete_list, (np.array([[True, False, True]]),))
     run_both(delete_flat, (np.arange(4, dtype=np.uint8), -1))
+
+
+def insert_flat(x):
+    return np.insert(x, 1, 9.5)
+
+
+def insert_column(x):
+    return np.insert(x, -1, np.array([-0.0, np.nan]), axis=-1)
+
+
+def insert_end(x):
+    return np.insert(x, 2, 7, axis=0)
+
+
+def insert_row(x):
+    return np.insert(x, 0, x[:1], axis=0)
+
+
+@SETTINGS
+@given(views(min_dims=1))
+def test_insert(x):
+    run_both(insert_flat, (x,))
+    run_both(insert_end, (x,))
+    run_both(insert_row, (x,))
+    if x.ndim == 2:
+        run_both(insert_column, (x,))
+
+
+def test_insert_dtypes_and_errors():
+    run_both(insert_flat, (np.arange(3, dtype=np.int16),))
+    run_both(insert_end, (np.arange(1),))
+    run_both(insert_column, (np.ones((3, 2)),))

@@ -16,7 +16,7 @@ from ..dialects import np_data as nd
 from ..ir.core import Value
 from . import arrays as A
 from . import shape_functions as S
-from .manipulation import int_max, int_sub, int_sum, iota
+from .manipulation import axis_slice, int_max, int_sub, int_sum, iota
 from .ops import apply_ufunc, as_array, cast, check, dim, materialize, product, value_type
 from .values import Constant, TupleValue
 
@@ -289,6 +289,50 @@ def delete(cx, arr, obj, axis=None):
     return _to_front(cx, kept, ax, True) if ax else kept
 
 
+
+def insert(cx, arr, obj, values, axis=None):
+    """``np.insert`` at one compile-time int position ``obj``: ``values`` (cast to ``arr``'s
+    dtype, leading unit axes added, its first axis moved to ``axis`` and broadcast over the
+    other axes, as NumPy) joined in before position ``obj`` along ``axis`` (of the flattened
+    array when None); a position outside ``[-n, n]`` is NumPy's IndexError."""
+    a = materialize(cx, as_array(cx, arr))
+    if A.is_none(axis):
+        a, ax = A.reshape(cx, a, Constant(-1)), 0
+    else:
+        ax = A.normalize_axis(cx, A.int_constant(cx, axis, "axis"), _rank(a))
+    if not isinstance(obj, Constant) or isinstance(obj.value, (list, tuple, np.ndarray)):
+        cx.fail("np.insert needs one position known at compile time",
+                "pass a Python int position")
+    pos = A.int_constant(cx, obj, "the position")
+    n = dim(cx, a, ax)
+    message = f"index {pos} is out of bounds for axis {ax} with size {{}}"
+    if isinstance(n, Constant):
+        if not -n.value <= pos <= n.value:
+            cx.fail(message.format(n.value), kind=IndexError)
+    else:
+        size = cast(cx, n, T.i64)
+        check(cx, apply_ufunc(cx, np.greater_equal, [size, Constant(abs(pos))]), "IndexError",
+              message.replace("{}", "{0}"), [size])
+    index = int_sum(cx, n, Constant(pos)) if pos < 0 else Constant(pos)
+    v = materialize(cx, cast(cx, as_array(cx, values), T.element_type(a.type)))
+    if _rank(v) > _rank(a):
+        cx.fail("np.insert with values of more dimensions than the array is not supported")
+    v = A.reshape(cx, v, TupleValue(tuple([Constant(1)] * (_rank(a) - _rank(v))
+                                          + _dims(cx, v))))
+    if ax:
+        v = _to_front(cx, v, ax, True)
+    shape = [dim(cx, v, k) if k == ax else dim(cx, a, k) for k in range(_rank(a))]
+    want = tuple(d.value if isinstance(d, Constant) else None for d in shape)
+    got = T.shape_of(v.type)
+    if any(g not in (None, 1) and w is not None and g != w for g, w in zip(got, want,
+                                                                         strict=True)):
+        cx.fail(f"could not broadcast input array from shape {nd.shape_text(got)} into "
+                f"shape {nd.shape_text(want)}", kind=ValueError)
+    v = S.broadcast_to(cx, v, TupleValue(tuple(shape)))
+    return cx.emit(nd.ConcatenateOp, [axis_slice(cx, a, ax, None, index), v,
+                                      axis_slice(cx, a, ax, index)], {"axis": ax})
+
+
 RULES = {
     np.tile: ("np.tile", tile, ["A", "reps"]),
     np.repeat: ("np.repeat", repeat, ["a", "repeats", "axis="]),
@@ -296,6 +340,7 @@ RULES = {
     np.take_along_axis: ("np.take_along_axis", take_along_axis, ["arr", "indices", "axis"]),
     np.pad: ("np.pad", pad, ["array", "pad_width", "mode=", "constant_values="]),
     np.delete: ("np.delete", delete, ["arr", "obj", "axis="]),
+    np.insert: ("np.insert", insert, ["arr", "obj", "values", "axis="]),
 }
 
 METHODS = {
