@@ -378,6 +378,22 @@ def test_repeat(x):
         run_both(fn, (x,))
 
 
+def repeat_counts(x, r):
+    return np.repeat(x, r, axis=0)
+
+
+def repeat_counts_flat(x, r):
+    return np.repeat(x, r)
+
+
+@SETTINGS
+@given(views(min_dims=1), st.lists(st.integers(-1, 3), max_size=5))
+def test_repeat_counts(x, r):
+    counts = np.array(r, dtype=np.int32)
+    run_both(repeat_counts, (x, counts))
+    run_both(repeat_counts_flat, (x, counts))
+
+
 def test_tile_and_repeat_errors():
     run_both(tile_negative, (np.ones(2),))
     run_both(repeat_negative, (np.ones(2),))

@@ -65,22 +65,48 @@ def tile(cx, a, reps):
 
 
 def repeat(cx, a, repeats, axis=None):
-    """``np.repeat`` with a compile-time int ``repeats``: each element ``repeats`` times
-    along ``axis`` (of the flattened array when None)."""
+    """``np.repeat``: each element ``repeats`` times along ``axis`` (of the flattened array
+    when None); ``repeats`` a compile-time int, or an integer array with one count per
+    element (or one for all) gathered by the positions a mask of counts selects. Negative
+    counts and a count array of the wrong length are NumPy's ValueErrors."""
     a = materialize(cx, as_array(cx, a))
-    if isinstance(repeats, Value) and isinstance(repeats.type, T.TensorType) or isinstance(
-            repeats, TupleValue):
-        cx.fail("np.repeat with an array of repeats is not supported",
-                "pass one compile-time int")
-    count = A.int_constant(cx, repeats, "repeats")
-    if count < 0:
-        cx.fail("negative dimensions are not allowed", kind=ValueError)
     if A.is_none(axis):
         a, ax = A.reshape(cx, a, Constant(-1)), 0
     else:
         ax = A.normalize_axis(cx, A.int_constant(cx, axis, "axis"), _rank(a))
+    if not isinstance(repeats, Constant) or not np.isscalar(repeats.value):
+        return _repeat_counts(cx, a, materialize(cx, as_array(cx, repeats)), ax)
+    count = A.int_constant(cx, repeats, "repeats")
+    if count < 0:
+        cx.fail("negative dimensions are not allowed", kind=ValueError)
     counts = [count if k == ax else 1 for k in range(_rank(a))]
     return _interleave(cx, a, counts, after=True)
+
+
+def _repeat_counts(cx, a: Value, r: Value, ax: int) -> Value:
+    if not T.is_integer(r.type) or T.is_bool(r.type) or _rank(r) > 1:
+        cx.fail("np.repeat needs integer repeats: one int or a 1-D integer array")
+    n = dim(cx, a, ax)
+    r = cast(cx, A.reshape(cx, r, Constant(-1)), T.i64)
+    m = dim(cx, r, 0)
+    if isinstance(m, Constant) and isinstance(n, Constant) and m.value not in (1, n.value):
+        cx.fail(f"operands could not be broadcast together with shape ({n.value},) "
+                f"({m.value},)", kind=ValueError)
+    if not (isinstance(m, Constant) and isinstance(n, Constant)):
+        ok = apply_ufunc(cx, np.logical_or, [apply_ufunc(cx, np.equal, [m, Constant(1)]),
+                                             apply_ufunc(cx, np.equal, [m, n])])
+        check(cx, ok, "ValueError", "operands could not be broadcast together with shape "
+              "({0},) ({1},)", [cast(cx, n, T.i64), cast(cx, m, T.i64)])
+    r = S.broadcast_to(cx, r, TupleValue((n,)))
+    check(cx, A.reduce(cx, "all", apply_ufunc(cx, np.greater_equal, [r, Constant(0)])),
+          "ValueError", "repeats may not contain negative values.")
+    padded = cx.emit(nd.ConcatenateOp, [r, A.full(cx, TupleValue((Constant(1),)), Constant(0),
+                                                  Constant(np.int64))], {"axis": 0})
+    most = cast(cx, A.reduce(cx, "max", padded), T.py_int)
+    width = iota(cx, most)
+    mask = apply_ufunc(cx, np.less, [S._view(cx, width, ("n", "s")), S._view(cx, r, ("s", "n"))])
+    rows = S.broadcast_to(cx, S._view(cx, iota(cx, n), ("s", "n")), TupleValue((n, most)))
+    return cx.emit(nd.GatherOp, [a, cx.emit(nd.MaskSelectOp, [rows, mask])], {"axis": ax})
 
 
 def indices(cx, dimensions, dtype=None, sparse=None):
