@@ -62,7 +62,9 @@ def _grid(cx, x: Value, k: int) -> Value:
 
 def _truth(cx, x: Value) -> Value:
     """``x != 0`` as NumPy's truth of each element (NaN true, -0.0 false)."""
-    return apply_ufunc(cx, np.not_equal, [x, Constant(False if T.is_bool(x.type) else 0)])
+    if T.is_bool(x.type):
+        return x
+    return apply_ufunc(cx, np.not_equal, [x, Constant(0)])
 
 
 def nonzero(cx, a):

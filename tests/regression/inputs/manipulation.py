@@ -17,3 +17,7 @@ def diag_above(v):
 
 def pad_wrap(x):
     return np.pad(x, (1, 2), mode="wrap")
+
+
+def mask_and_index(x, m, j):
+    return x[m, j]
