@@ -1,6 +1,6 @@
 """NumPy's array-manipulation functions written with existing ``np`` ops: index grids masked
 by ``np.mask_select`` (``nonzero``, ``argwhere``, ``flatnonzero``), counting reductions,
-slices and ``np.concatenate`` (``diff``, ``roll``), ``np.gather`` (``diag``, ``trace``),
+slices and ``np.concatenate`` (``diff``, ``roll``), ``np.gather``/``np.scatter`` (``diag``, ``trace``),
 ``np.where`` over index comparisons (``tril``, ``triu``) and reversed views (``fliplr``,
 ``flipud``, ``rot90``).
 
@@ -170,8 +170,8 @@ def _roll_axis(cx, x: Value, shift, axis: int) -> Value:
     else:
         size = int_max(cx, n, Constant(1))
         cut = int_sub(cx, n, apply_ufunc(cx, np.remainder, [shift, size], operator.mod))
-    return cx.emit(nd.ConcatenateOp, [axis_slice(cx, x, axis, cut), axis_slice(cx, x, axis, None, cut)],
-                   {"axis": axis})
+    parts = [axis_slice(cx, x, axis, cut), axis_slice(cx, x, axis, None, cut)]
+    return cx.emit(nd.ConcatenateOp, parts, {"axis": axis})
 
 
 def roll(cx, a, shift, axis=None):
