@@ -1,8 +1,8 @@
 """NumPy's array-manipulation functions written with existing ``np`` ops: index grids masked
 by ``np.mask_select`` (``nonzero``, ``argwhere``, ``flatnonzero``), counting reductions,
-slices and ``np.concatenate`` (``diff``, ``roll``), ``np.gather``/``np.scatter`` (``diag``, ``trace``),
-``np.where`` over index comparisons (``tril``, ``triu``) and reversed views (``fliplr``,
-``flipud``, ``rot90``).
+slices and ``np.concatenate`` (``diff``, ``roll``), ``np.gather`` and ``np.scatter``
+(``diag``, ``trace``), ``np.where`` over index comparisons (``tril``, ``triu``) and reversed
+views (``fliplr``, ``flipud``, ``rot90``).
 
 Semantics: the NumPy 2 functions of the same names (result dtypes, shapes, error messages).
 """
