@@ -216,9 +216,27 @@ def float_pair(x, i, f):
     return x[i, f]
 
 
+def bool_with_int(x, m):
+    return x[1:, m]
+
+
+def bool_assign(x, m, j):
+    x[m, j] = -1.0
+    return x
+
+
+def test_bool_mask_with_other_indices_is_its_nonzero():
+    x = np.arange(12.0).reshape(3, 4)
+    sig = "f64[?,?], bool[?], i64[?]"
+    check(bool_with_array, sig, x, np.array([True, False, True]), np.array([3, -1]))
+    check(bool_with_array, sig, x, np.array([True, False, True]), np.array([0, 1, 2]))
+    check(bool_with_array, sig, x, np.array([True, False]), np.array([0]))
+    check(bool_with_array, sig, x, np.zeros(3, bool), np.zeros(0, np.int64))
+    check(bool_assign, sig, x, np.array([False, True, True]), np.array([2]))
+    check(bool_with_int, "f64[?,?], bool[?]", x[:, ::-1], np.array([True, False, False, True]))
+
+
 def test_bad_index_arrays_are_compile_errors():
-    with pytest.raises(compiler.CompileError, match="boolean mask combined"):
-        compiler.compile(bool_with_array, "f64[?,?], bool[?], i64[?]")
     with pytest.raises(compiler.CompileError, match="must be of integer"):
         compiler.compile(float_pair, "f64[?,?], i64[?], f64[?]")
 

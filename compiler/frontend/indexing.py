@@ -12,11 +12,14 @@ from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..ir.core import Value
 from .arrays import select
+from .manipulation import nonzero
 from .ops import (
     apply_ufunc,
     as_array,
     cast,
+    check,
     constant,
+    dim,
     materialize,
     raise_at_runtime,
     scalar_of,
@@ -107,6 +110,7 @@ def _advanced(cx, x: Value, items: list, arrays: list):
     """Advanced indexing: a bool mask over leading dims (``np.mask_select``), or integer
     index arrays among slices, None and integers (``np.gather`` of the basic part, the
     broadcast index dims placed as NumPy places them)."""
+    items, arrays = _masks_as_indices(cx, x, items, arrays)
     if _mask(cx, items, arrays):
         return cx.emit(nd.MaskSelectOp, [x, items[arrays[0]]])
     spec, bounds, operands, attrs = _advanced_parts(cx, x, items, arrays)
@@ -119,6 +123,7 @@ def assign_advanced(cx, x: Value, items: list, arrays: list, value) -> Value:
     """``x`` with ``x[items] = value``: ``np.mask_assign`` for a bool mask, else
     ``np.scatter`` into the basic part (``np.setitem`` puts the part back)."""
     v = cast(cx, value, x.type.element)
+    items, arrays = _masks_as_indices(cx, x, items, arrays)
     if _mask(cx, items, arrays):
         return cx.emit(nd.MaskAssignOp, [x, items[arrays[0]], v])
     spec, bounds, operands, attrs = _advanced_parts(cx, x, items, arrays)
@@ -145,6 +150,36 @@ def _advanced_parts(cx, x: Value, items: list, arrays: list) -> tuple:
 def _whole(spec: tuple, bounds: tuple) -> bool:
     """Whether the basic index ``spec``/``bounds`` selects the whole array (``x[:, :]``)."""
     return all(s == "s" for s in spec) and all(b == "none" for b in bounds)
+
+
+def _masks_as_indices(cx, x: Value, items: list, arrays: list) -> tuple:
+    """``(items, arrays)`` with each 1-D bool mask among other indices replaced by its
+    ``nonzero()`` integer index array, as NumPy converts it (``x[mask, j]``); a mask whose
+    length is not its axis's is NumPy's IndexError."""
+    if len(items) == 1 or not any(T.is_bool(items[k].type) and items[k].type.rank == 1
+                                  for k in arrays):
+        return items, arrays
+    out, axis = list(items), 0
+    for k, it in enumerate(items):
+        if k in arrays and T.is_bool(it.type) and it.type.rank == 1 and axis < x.type.rank:
+            _check_mask_length(cx, x, it, axis)
+            out[k] = nonzero(cx, it).items[0]
+        if not (isinstance(it, Constant) and it.value is None):
+            axis += 1
+    return out, arrays
+
+
+def _check_mask_length(cx, x: Value, mask: Value, axis: int) -> None:
+    n, m = x.type.shape[axis], mask.type.shape[0]
+    text = ("boolean index did not match indexed array along axis {a}; size of axis is {n} "
+            "but size of corresponding boolean axis is {m}")
+    if n is not None and m is not None:
+        if n != m:
+            cx.fail(text.format(a=axis, n=n, m=m), kind=IndexError)
+        return
+    sizes = [cast(cx, dim(cx, v, k), T.i64) for v, k in ((x, axis), (mask, 0))]
+    check(cx, apply_ufunc(cx, np.equal, sizes), "IndexError",
+          text.format(a=axis, n="{0}", m="{1}"), sizes)
 
 
 def _mask(cx, items: list, arrays: list) -> bool:

@@ -12,7 +12,7 @@ import numpy as np
 from .. import effects
 from .. import types as T
 from . import arrays as A
-from . import creation, linalg, shape_functions, sorting, statistics
+from . import creation, expansion, linalg, manipulation, shape_functions, sorting, statistics
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
@@ -173,9 +173,10 @@ NUMPY.update({
     np.size: signature("np.size", _size, ["a"]),
 })
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
-               creation.RULES):
+               creation.RULES, manipulation.RULES, expansion.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
+NUMPY[np.meshgrid] = expansion.meshgrid
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
            np.uint64, np.float16, np.float32, np.float64):
     NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
@@ -219,7 +220,7 @@ METHODS: dict = {
 }
 
 for _table in (statistics.METHODS, sorting.METHODS, shape_functions.METHODS,
-               creation.METHODS):
+               creation.METHODS, manipulation.METHODS, expansion.METHODS):
     METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {
@@ -358,10 +359,10 @@ BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 # (np.array's rule copies where its copy= asks); any other function returns a new array
 # (calls.py copies one that is an operand).
 VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
-                  np.flip, np.broadcast_to, np.asarray, np.array, np.ascontiguousarray,
-                  np.asfortranarray, np.einsum, np.bool_, np.int8,
-                  np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
-                  np.float16, np.float32, np.float64}
+                  np.flip, np.fliplr, np.flipud, np.rot90, np.broadcast_to, np.asarray,
+                  np.array, np.ascontiguousarray, np.asfortranarray, np.einsum, np.bool_,
+                  np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                  np.uint64, np.float16, np.float32, np.float64}
 VIEW_METHODS = {"reshape", "ravel", "squeeze", "swapaxes", "transpose"}
 FOLDABLE = (set(NUMPY) - creation.UNFOLDABLE) | (set(BUILTINS) - {builtins.range,
                                                                  builtins.getattr})
