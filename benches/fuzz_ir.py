@@ -112,6 +112,11 @@ def updates(x, idx, k):
     return np.argmin(x), y ** 2, np.power(x, k), np.reshape(x, (-1, 2))
 
 
+def points(x, i, j):
+    x[i, :, j] += 1.0
+    return x[i[:, None], j], x[0, :, j]
+
+
 def stats(a, b):
     return a.sum(axis=0), np.logaddexp(a, b).max(axis=1), np.cumprod(a, axis=1), np.sort(b, 0)
 
@@ -119,7 +124,8 @@ def stats(a, b):
 FUNCTIONS = [(mse, "f32[?], f32[?]"), (softmax, "f32[?,?]"),
              (triad, "f64[?], f64[?], f64[?], f64"), (matmul, "f32[4,4], f32[4,4]"),
              (control, "i64[?], i64"), (data, "f32[?], i64[?]"), (casts, "i32[3,4], u8"),
-             (updates, "f64[?], i64[?], i64"), (stats, "f32[?,?], f32[?,?]")]
+             (updates, "f64[?], i64[?], i64"), (points, "f64[?,?,?], i64[?], i32[?]"),
+             (stats, "f32[?,?], f32[?,?]")]
 
 
 def seed_texts(functions=FUNCTIONS) -> list[tuple[str, str]]:
@@ -141,7 +147,7 @@ SCALARS = [T.i1, T.i8, T.i16, T.i32, T.i64, T.u8, T.u32, T.u64, T.f32, T.f64, T.
            T.py_int, T.py_float, T.py_bool, T.none]
 # Keys that ops of some dialect read: added where they do not belong, or with wrong values.
 KEYS = ["value", "predicate", "kind", "axes", "axis", "keepdims", "perm", "spec", "bounds",
-        "index", "k", "arg", "index_axis", "callee", "sym_name", "function_type", "message",
+        "index", "k", "arg", "index_axes", "callee", "sym_name", "function_type", "message",
         "pieces", "conversions", "kinds", "grafo.parallel", "grafo.lanes", "grafo.work",
         "grafo.no_unroll", "grafo.nsz", "grafo.independent", "grafo.serial_outlined",
         "grafo.matmul", "grafo.result_tuple", "grafo.result_structure", "grafo.globals"]

@@ -197,6 +197,10 @@ def _cases(np, quick: bool):
         a, b = f32(m, m), f32(m, m)
         cases.append((f"matmul {m}x{m} f32", "matmul", (a, b), 15 if m == 1024 else 20,
                       max(1, 10**6 // m**2), None, 2 * m**3, arrays))
+    for m in (64, 256, 1000):   # LU (2/3 m^3) and the two triangular solves (2 m^2 each)
+        a, b = rng.random((m, m)) + m * np.eye(m), rng.random(m)
+        cases.append((f"np.linalg.solve {m}x{m} f64, one right-hand side", "solve", (a, b), 15,
+                      max(1, 10**5 // m**2), None, 2 * m**3 // 3 + 4 * m**2, ("numpy", "grafo")))
     return cases
 
 

@@ -3,7 +3,7 @@
 Types are frozen, hashable dataclasses whose ``str`` is their MLIR text form.
 
 Scalar types carry a NumPy dtype at the tensor level: ``i1`` is ``bool``, ``i8``..``i64`` are
-the signed integers, ``ui8``..``ui64`` the unsigned ones, ``f32``/``f64`` the floats,
+the signed integers, ``ui8``..``ui64`` the unsigned ones, ``f16``/``f32``/``f64`` the floats,
 ``complex<f32>``/``complex<f64>`` NumPy's complex64/complex128. Python scalars that flow at run
 time (loop counters of ``range``, results of ``len``) are *weak* (NEP 50): ``!py.int``,
 ``!py.float``, ``!py.bool``, ``!py.complex``; they adopt the dtype of the array they meet.
@@ -39,7 +39,7 @@ class IntegerType(Type):
 
 @dataclass(frozen=True)
 class FloatType(Type):
-    """An IEEE binary float: ``f32`` or ``f64``."""
+    """An IEEE binary float: ``f16`` (NumPy's float16), ``f32`` or ``f64``."""
 
     width: int
 
@@ -153,7 +153,7 @@ def _dims(shape) -> str:
 i1 = IntegerType(1)
 i8, i16, i32, i64 = (IntegerType(w) for w in (8, 16, 32, 64))
 u8, u16, u32, u64 = (IntegerType(w, True) for w in (8, 16, 32, 64))
-f32, f64 = FloatType(32), FloatType(64)
+f16, f32, f64 = FloatType(16), FloatType(32), FloatType(64)
 c64, c128 = ComplexType(f32), ComplexType(f64)
 index = IndexType()
 py_int, py_float, py_bool = WeakType("int"), WeakType("float"), WeakType("bool")
@@ -166,7 +166,7 @@ _BY_DTYPE = {
     np.dtype(np.int64): i64,
     np.dtype(np.uint8): u8, np.dtype(np.uint16): u16, np.dtype(np.uint32): u32,
     np.dtype(np.uint64): u64,
-    np.dtype(np.float32): f32, np.dtype(np.float64): f64,
+    np.dtype(np.float16): f16, np.dtype(np.float32): f32, np.dtype(np.float64): f64,
     np.dtype(np.complex64): c64, np.dtype(np.complex128): c128,
 }
 _DTYPE_OF = {t: d for d, t in _BY_DTYPE.items()}
@@ -174,7 +174,8 @@ _WEAK_DTYPE = {py_int: np.dtype(np.int64), py_float: np.dtype(np.float64),
                py_complex: np.dtype(np.complex128), py_bool: np.dtype(np.bool_)}
 
 
-SUPPORTED_DTYPES = "bool, int8..int64, uint8..uint64, float32, float64, complex64, complex128"
+SUPPORTED_DTYPES = ("bool, int8..int64, uint8..uint64, float16, float32, float64, complex64, "
+                    "complex128")
 
 
 def from_dtype(dtype) -> Type:

@@ -52,9 +52,11 @@ _CTYPE = {np.dtype(t): c for t, c in (
     (np.bool_, ctypes.c_int8), (np.int8, ctypes.c_int8), (np.int16, ctypes.c_int16),
     (np.int32, ctypes.c_int32), (np.int64, ctypes.c_int64), (np.uint8, ctypes.c_uint8),
     (np.uint16, ctypes.c_uint16), (np.uint32, ctypes.c_uint32), (np.uint64, ctypes.c_uint64),
-    (np.float32, ctypes.c_float), (np.float64, ctypes.c_double),
+    (np.float16, ctypes.c_uint16), (np.float32, ctypes.c_float),
+    (np.float64, ctypes.c_double),
     # (re, im) as NumPy stores them; an array type, so a complex argument decays to a pointer
     (np.complex64, ctypes.c_float * 2), (np.complex128, ctypes.c_double * 2))}
+_HALF = np.dtype(np.float16)   # crosses the C ABI as its bits (``uint16_t``)
 
 
 @dataclass(frozen=True)
@@ -192,8 +194,9 @@ class NativeFunction:
 
 def check_error(kind: str, message: str, params, loc) -> Exception:
     """The exception of a failed run-time check: builtin class ``kind`` (RuntimeError when
-    it names none), ``message`` formatted with ``params``, then ``loc``'s source (``_where``)."""
-    cls = getattr(builtins, kind, None)
+    it names none; "LinAlgError" is NumPy's ``np.linalg.LinAlgError``), ``message`` formatted
+    with ``params``, then ``loc``'s source (``_where``)."""
+    cls = np.linalg.LinAlgError if kind == "LinAlgError" else getattr(builtins, kind, None)
     if not (isinstance(cls, type) and issubclass(cls, Exception)):
         cls = RuntimeError
     return cls(message.format(*params) + _where(loc))
@@ -318,11 +321,17 @@ def _scalar_converter(spec: ScalarSpec, fname: str, pname: str):
             if kind == "c":   # passed by pointer to its (re, im) pair
                 z = make(v)
                 return ctype(z.real, z.imag)
+            if dtype == _HALF:
+                return ctype(int(np.array(make(v)).view(np.uint16)))
             return ctype(int(bool(v)) if kind == "b" else make(v))
         except OverflowError as e:   # NumPy's message names the value and dtype only
             raise OverflowError(f"{fname}() argument {pname!r}: {e}") from None
 
     return convert
+
+
+def _half_of_bits(bits: int) -> np.float16:
+    return np.array(bits, np.uint16).view(np.float16)[()]
 
 
 def _result_maker(spec):
@@ -333,6 +342,8 @@ def _result_maker(spec):
                  None: spec.dtype.type}[spec.python]
         if spec.dtype.kind == "b" and spec.python is None:
             to_py = np.bool_
+        if spec.dtype == _HALF:
+            to_py = _half_of_bits
 
         def scalar_value(slot, seen):
             return to_py(slot[0])

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import cpu, elf, interrupt, parallel
+from . import cpu, elf, interrupt, lapack, parallel
 from .abi import ArraySpec, NativeFunction, ScalarSpec, written_alias
 from .manifest import (
     ABI_SYMBOL,
@@ -97,6 +97,10 @@ class TargetMismatchError(ArtifactError):
 
 class MissingCPUFeaturesError(TargetMismatchError):
     """The native code uses instruction-set features this CPU lacks."""
+
+
+class MissingLibraryError(ArtifactError):
+    """The native code calls a library (NumPy's LAPACK) that this machine lacks."""
 
 
 class NotLinkedError(ArtifactError):
@@ -219,13 +223,26 @@ class Artifact:
             raise LibraryMismatchError(f"{where} is not a shared library for this machine "
                                        f"({e})") from None
 
+    def open_dependencies(self) -> None:
+        """Open the libraries the manifest lists (NumPy's LAPACK) so that the native code
+        links to them. Raises MissingLibraryError naming a library or symbol not found."""
+        for dep in self.manifest.get("libraries", ()):
+            missing = lapack.missing_symbols(dep["symbols"])
+            if missing:
+                where = lapack.library_path() or f"no numpy.libs/{dep['pattern']}"
+                raise MissingLibraryError(
+                    f"{self.source}: the native code calls {', '.join(missing)} of NumPy's "
+                    f"LAPACK ({dep['pattern']} in NumPy's wheel), not found here ({where}); "
+                    f"install NumPy from a wheel")
+
     def open_library(self, namespaces: Mapping | None = None) -> Library:
         """Check the target, load the shared library and return its entry points.
 
         ``namespaces`` ({module name: globals dict}) are where entry points rebind module
         globals; other modules are imported. Raises TargetMismatchError,
         MissingCPUFeaturesError, NotLinkedError, LibraryMismatchError (see
-        ``check_library``), or ArtifactError when the dynamic loader rejects the library."""
+        ``check_library``), MissingLibraryError (``open_dependencies``), or ArtifactError
+        when the dynamic loader rejects the library."""
         self.check_target()
         native = self.manifest["native"]
         if native["kind"] != "shared_library":
@@ -234,6 +251,7 @@ class Artifact:
                 f"shared library: {native.get('note', 'link it with cc -shared')}")
         data = self.members[native["member"]]
         self.check_library(data)
+        self.open_dependencies()
         lib = _dlopen(data, self.source)
         try:
             if native.get("threads_symbol"):

@@ -6,9 +6,10 @@ SHA-256 of the edit. So ``runtime.artifact.read`` checks the manifest against ``
 (``validate``) before anything trusts it, and ``compiler.aot.builder`` checks what it writes
 against the same schema. Each field has a type and bounds: dtypes are those of the calling
 ABI, ranks at most NumPy's maximum, symbols ``grafo_<entry>``, error kinds builtin exception
-classes from ``ERROR_KINDS``, messages ``str.format`` templates of the status block's four
-integer parameters. ``ENTRY_RULES`` and ``MANIFEST_RULES`` relate fields to each other (the
-parameters, inputs and hidden globals agree; a result structure takes the results there are).
+classes (and NumPy's LinAlgError) from ``ERROR_KINDS``, messages ``str.format`` templates of
+the status block's four integer parameters. ``ENTRY_RULES`` and ``MANIFEST_RULES`` relate
+fields to each other (the parameters, inputs and hidden globals agree; a result structure
+takes the results there are).
 
 The shared library is checked against the manifest too (``runtime.artifact``): it exports
 exactly the ``grafo_*`` symbols the manifest names (``library_symbols``), its
@@ -58,11 +59,11 @@ INTERRUPT_HANDLER = "grafo_interrupt_handler"
 SYMBOL_PREFIX = "grafo_"
 
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64", "complex64", "complex128")
+          "float16", "float32", "float64", "complex64", "complex128")
 PYTHON_KINDS = {"int": "int64", "float": "float64", "complex": "complex128",
                 "bool": "bool"}   # weak scalar -> dtype
 ERROR_KINDS = ("ArithmeticError", "AssertionError", "FloatingPointError", "IndexError",
-               "KeyError", "LookupError", "MemoryError", "NotImplementedError",
+               "KeyError", "LinAlgError", "LookupError", "MemoryError", "NotImplementedError",
                "OverflowError", "RuntimeError", "TypeError", "ValueError",
                "ZeroDivisionError")
 MAX_RANK = 64              # NumPy's NPY_MAXDIMS
@@ -376,6 +377,12 @@ def _native(kind: str) -> Record:
     return Record({**fields, "member": one_of(SHARED_LIBRARY)})
 
 
+# Libraries outside the artifact that its code calls (NumPy's LAPACK, ``runtime/lapack.py``):
+# the loader opens each first and refuses an artifact whose symbols it lacks.
+LIBRARY = Record({"name": one_of("numpy-lapack"), "pattern": Str(200),
+                  "symbols": ListOf(Str(100, re.compile(r"scipy_d[a-z]+_64_")), 1000,
+                                    unique=True, min_len=1)})
+
 MANIFEST_SCHEMA = Record({
     "format": one_of(FORMAT),
     "format_version": one_of(FORMAT_VERSION),
@@ -389,7 +396,8 @@ MANIFEST_SCHEMA = Record({
     "payload": Record({"members": ListOf(Str(1000), 100_000, unique=True),
                        "sha256": Str(64, HEX_SHA256)}),
     "cache_key": Str(64, HEX_SHA256),   # disk cache entries only (compiler/cache.py)
-}, optional=frozenset({"cache_key"}))
+    "libraries": ListOf(LIBRARY, 10),
+}, optional=frozenset({"cache_key", "libraries"}))
 
 
 # relations between fields -----------------------------------------------------------------------

@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 from . import interrupt
-from .abi import _CTYPE, descriptor_type
+from .abi import descriptor_type
 
 PRINT_HOOK = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p))
 _PYTHON = {"int": (int, ctypes.c_int64, np.int64), "float": (float, ctypes.c_double, np.float64),
@@ -63,10 +63,12 @@ def read_value(address: int, kind: str, rank: int | None):
     """The value at ``address``: a scalar of ``kind``, or (``rank`` given) a copy of the
     array a memref descriptor at ``address`` describes."""
     if rank is None:
-        py, ctype, dtype = _PYTHON.get(kind) or (None, _CTYPE[np.dtype(kind)], np.dtype(kind))
-        raw = ctype.from_address(address)
-        value = complex(*raw) if np.dtype(dtype).kind == "c" else raw.value
-        return py(value) if py is not None else np.dtype(dtype).type(value)
+        if kind in _PYTHON:
+            py, ctype, _ = _PYTHON[kind]
+            raw = ctype.from_address(address)
+            return py(*raw) if py is complex else py(raw.value)
+        dtype = np.dtype(kind)   # by its bytes: a float16 is stored as its bits
+        return np.frombuffer((ctypes.c_char * dtype.itemsize).from_address(address), dtype)[0]
     dtype = np.dtype(_PYTHON[kind][2] if kind in _PYTHON else kind)
     words = list(descriptor_type(rank).from_address(address))
     aligned, offset = words[1], words[2]

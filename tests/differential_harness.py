@@ -30,11 +30,12 @@ def _observe(call, args, variables, initial):
     return results, out.getvalue(), args, [v.numpy() for v in variables]
 
 
-def run_both(fn, args, variables=(), rtol=None):
-    """Assert that ``fn(*args)`` behaves identically eagerly and compiled."""
+def run_both(fn, args, variables=(), rtol=None, compiled=None):
+    """Assert that ``fn(*args)`` behaves identically eagerly and compiled (by ``compiled``,
+    a ``compiler.function(fn)`` that Hypothesis examples share, else a new one)."""
     initial = [v.numpy() for v in variables]
     want = _observe(fn, args, variables, initial)
-    got = _observe(compiler.function(fn), args, variables, initial)
+    got = _observe(compiled or compiler.function(fn), args, variables, initial)
     for w, g in zip(want[0], got[0], strict=True):
         assert w[0] == g[0], (w, g)
         if w[0] == "ok":

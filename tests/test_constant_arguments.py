@@ -151,8 +151,8 @@ def test_an_unsupported_dtype_names_the_argument_and_how_to_pass_it():
     assert "argument 'b' has dtype complex256, which is not supported yet" in text
     assert "b.astype(np.complex128)" in text
     with pytest.raises(compiler.CompileError) as info:
-        compiler.function(norm)(np.ones(3, np.float16), np.ones(3))
-    assert "argument 'a' has dtype float16" in str(info.value)
+        compiler.function(norm)(np.ones(3, np.longdouble), np.ones(3))
+    assert "argument 'a' has dtype float128" in str(info.value)
     assert "a.astype(np.float32)" in str(info.value)
 
 

@@ -219,11 +219,11 @@ def test_operators_on_python_values_keep_python_semantics(fn):
 # errors ---------------------------------------------------------------------------------
 
 def runtime_list_operand(x):
-    return np.concatenate(([x[0], 1], x))
+    return np.add([x[0], 1, 2], x)
 
 
 def runtime_array_call(x):
-    return np.array([x[0], x[1]])
+    return np.where(x > 0, [x[0], 1, 2], x)
 
 
 def runtime_tuple_comparison(x):

@@ -9,6 +9,7 @@ from compiler.signature import parse_signature, type_text
     ("f32[?,4], i64", [TensorSpec((None, 4), np.float32), TensorSpec(None, np.int64)]),
     ("float32[], bool", [TensorSpec((), np.float32), TensorSpec(None, np.bool_)]),
     ("u8[3]  ,  f64[2, ?, 1]", [TensorSpec((3,), np.uint8), TensorSpec((2, None, 1), "f8")]),
+    ("f16[?], float16", [TensorSpec((None,), np.float16), TensorSpec(None, np.float16)]),
     ("", []),
 ])
 def test_parse(text, want):
@@ -20,7 +21,7 @@ def test_parse(text, want):
     ("f33[2]", 1),       # unknown dtype at its start
     ("f32[a]", 5),
     ("f32,,i64", 5),
-    ("f16[2]", 1),       # float16 is not supported yet
+    ("float128[2]", 1),  # long double is not supported
 ])
 def test_errors_point_at_the_fault(text, col):
     with pytest.raises(SignatureError) as e:

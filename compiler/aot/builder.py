@@ -11,6 +11,7 @@ import re
 import tempfile
 
 from runtime.artifact import constant_record, payload_digest, write_bytes
+from runtime.lapack import LIBRARY_PATTERN
 from runtime.manifest import (
     ABI_SYMBOL,
     ABI_VERSION,
@@ -131,6 +132,21 @@ def _named(functions) -> list:
     return named
 
 
+# A LAPACK routine the LLVM module declares (``runtime.lapack.symbol``).
+LAPACK_SYMBOL = re.compile(r"^declare [^\n]*@(scipy_d[a-z]+_64_)\(", re.MULTILINE)
+
+
+def _libraries(llvm_irs) -> list:
+    """The manifest's ``libraries``: NumPy's LAPACK and the routines the code calls (the
+    declared external functions that are its symbols), or none."""
+    symbols = set()
+    for text in llvm_irs:
+        symbols.update(LAPACK_SYMBOL.findall(text))
+    if not symbols:
+        return []
+    return [{"name": "numpy-lapack", "pattern": LIBRARY_PATTERN, "symbols": sorted(symbols)}]
+
+
 def build(functions, cache_key: str | None = None) -> bytes:
     """The artifact bytes of ``functions`` (a ConcreteFunction, a list of them, or a dict
     {entry name: ConcreteFunction}); all must be compiled for one target. ``cache_key``:
@@ -185,6 +201,9 @@ def build(functions, cache_key: str | None = None) -> bytes:
                 "header": HEADER, "entries": entries}
     if cache_key is not None:
         manifest["cache_key"] = cache_key
+    libraries = _libraries(cf.llvm_ir for _, cf in named)
+    if libraries:
+        manifest["libraries"] = libraries
     members[HEADER] = header(manifest).encode()
     manifest["payload"] = {"members": sorted(members)}
     manifest = json.loads(json.dumps(manifest))   # the form ``read`` sees

@@ -9,7 +9,7 @@ from runtime.manifest import ABI_SYMBOL, ABI_VERSION, INTERFACE_SYMBOL, interfac
 
 _C_SCALAR = {"bool": "int8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
              "int64": "int64_t", "uint8": "uint8_t", "uint16": "uint16_t",
-             "uint32": "uint32_t", "uint64": "uint64_t", "float32": "float",
+             "uint32": "uint32_t", "uint64": "uint64_t", "float16": "uint16_t", "float32": "float",
              "float64": "double", "complex64": "float _Complex",
              "complex128": "double _Complex"}
 _C_KEYWORDS = frozenset(
@@ -48,6 +48,12 @@ extern const int32_t {abi_symbol};
 extern const char {interface_symbol}[65];
 
 typedef struct {{ int32_t code; int32_t reserved; int64_t params[4]; }} grafo_status;
+"""
+
+_LIBRARY = """
+/* The native code calls LAPACK routines of NumPy's OpenBLAS ({symbols}): link with (or
+   dlopen with RTLD_GLOBAL before opening libgrafo.so) the {pattern} in the numpy.libs
+   directory of a NumPy wheel, e.g. -L.../site-packages/numpy.libs -l:<that file name>. */
 """
 
 # runtime/parallel.py's ThreadState, typed for C callers, who bind it themselves.
@@ -136,6 +142,9 @@ def _prototype(entry: dict) -> str:
     ins = ", ".join(f"{r['name']}: {_type_text(r)}" for r in entry["inputs"])
     outs = ", ".join(_type_text(r) for r in entry["results"])
     lines = [f"/* {entry['function']}({ins}) -> ({outs})"]
+    if any(r["dtype"] == "float16" for r in entry["inputs"] + entry["results"]):
+        lines.append("   float16 scalars and elements are uint16_t: the IEEE binary16 bits "
+                     "(C23 _Float16 where supported)")
     for k, e in enumerate(entry["errors"], 1):
         where = f"{e['file']}:{e['line']}:{e['col']}"
         lines.append(f"   status {k}: {e['kind']}: {e['message']} ({where})")
@@ -155,6 +164,8 @@ def header(manifest: dict) -> str:
                              abi=ABI_VERSION, interface=interface_digest(manifest),
                              abi_symbol=ABI_SYMBOL, interface_symbol=INTERFACE_SYMBOL)]
     parts += [_descriptor(r) for r in ranks]
+    for dep in manifest.get("libraries", ()):
+        parts.append(_LIBRARY.format(pattern=dep["pattern"], symbols=", ".join(dep["symbols"])))
     if manifest["native"].get("threads_symbol"):
         parts.append(_THREADS.format(symbol=manifest["native"]["threads_symbol"]))
     if manifest["native"].get("interrupt_symbol"):

@@ -8,6 +8,8 @@
 - ``arith``, ``math``, ``memref``: scalar and buffer ops of the loop level (upstream names).
 - ``complex``: complex scalars of the loop level (upstream names, NumPy's semantics).
 - ``grafo``: run-time effects of the loop level (raising errors).
+- ``linalg``: NumPy's ``np.linalg`` gufuncs at tensor level (``np.linalg.solve``, ...).
+- ``lapack``: calls of LAPACK routines on column-major buffers at loop level.
 
 Registration: the last statement of each module, ``register_ops(namespace, classes)``, makes
 its op classes known by name to the parser and the verifier (``ir.opdef.OPS``). Importing
@@ -15,4 +17,17 @@ this package registers every dialect; ``import compiler`` (which any ``compiler.
 runs first) imports it, so parsed IR text always finds its ops.
 """
 
-from . import arith, builtin, complex, func, grafo, math, memref, np, np_data, scf  # noqa: F401
+from . import (  # noqa: F401
+    arith,
+    builtin,
+    complex,
+    func,
+    grafo,
+    lapack,
+    linalg,
+    math,
+    memref,
+    np,
+    np_data,
+    scf,
+)

@@ -186,7 +186,8 @@ class AsTypeOp(Op):
     traits = frozenset({Pure, TensorLevel, Elementwise})
     operand_defs = named(input=NpValue)
     result_defs = (NpValue,)
-    attr_defs = {"order": opt_attr(str_attr(("C",)))}   # a C-ordered copy (ndarray.copy)
+    # a copy in C (``ndarray.copy``) or Fortran memory order, which a later float sum reads
+    attr_defs = {"order": opt_attr(str_attr(("C", "F")))}
 
     def verify(self):
         super().verify()

@@ -1,9 +1,9 @@
 """``np`` ops whose result depends on the data or joins several arrays: concatenate,
-cumulative scans, sort/argsort, integer-array gather and scatter, boolean-mask selection and
-assignment.
+cumulative scans, sort/argsort, searchsorted, integer-array gather and scatter, boolean-mask
+selection and assignment.
 
 They belong to the ``np`` namespace (registered in ``np.NUMPY_OPS``); each has a NumPy
-reference ``evaluate``. Lowering: ``compiler/lowering/data.py``.
+reference ``evaluate``. Lowering: ``compiler/lowering/data.py`` and ``sort.py``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from ..ir.constraints import (
     NpValue,
     Tensor,
     Variadic,
+    array_of,
     attr,
     int_attr,
     named,
@@ -23,10 +24,12 @@ from ..ir.constraints import (
     str_attr,
 )
 from ..ir.opdef import InferredTypes, Op, Pure, TensorLevel, register_ops
-from .np import NUMPY_OPS, _dtype_value, array_type, check_axis
+from .np import NUMPY_OPS, _dtype_value, array_type, broadcast_shapes, check_axis
 
-# The axis of the user's array that an index error names (``index_axis``).
-_INDEXED = {"axis": attr(int_attr(0)), "index_axis": opt_attr(int_attr(0))}
+# Where the broadcast index dims go, the axes indexed, and the axes of the user's array that
+# index errors name.
+_INDEXED = {"axis": attr(int_attr(0)), "axes": opt_attr(array_of(int_attr(0))),
+            "index_axes": opt_attr(array_of(int_attr(0)))}
 
 
 class ConcatenateOp(Op):
@@ -109,31 +112,100 @@ class SortOp(Op):
         return fn(x, axis=self.attr("axis"), kind="stable")
 
 
+class SearchSortedOp(Op):
+    """``np.searchsorted {side}``: for each element of ``values`` (a tensor or a scalar, of
+    ``sorted``'s element type), the int64 position in the 1-D ``sorted`` where inserting it
+    keeps the order: before equal elements for ``side = "left"``, after them for
+    ``"right"``. NaN compares greater than every number, as in ``np.sort``."""
+
+    name = "np.searchsorted"
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = named(sorted=Tensor, values=NpValue)
+    result_defs = (NpValue,)
+    attr_defs = {"side": attr(str_attr(("left", "right")))}
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        a, v = operand_types
+        if len(T.shape_of(a)) != 1:
+            raise TypeError("'np.searchsorted' needs a 1-D sorted array")
+        if T.element_type(v) != a.element:
+            raise TypeError(f"'np.searchsorted' of {T.element_type(v)} values in {a}")
+        return [T.with_element(v, T.i64) if isinstance(v, T.TensorType) else T.i64]
+
+    def evaluate(self, a, v):
+        return np.searchsorted(a, v, side=self.attr("side"))
+
+
 class GatherOp(Op):
-    """``np.gather {axis}``: ``np.take(x, idx, axis)`` for an integer index array: the result
-    shape is ``x.shape[:axis] + idx.shape + x.shape[axis+1:]``. Negative indices count from
-    the end; out-of-range ones raise IndexError("index {i} is out of bounds for axis {a} with
-    size {n}") at run time; the optional ``index_axis`` is the axis that message names (the
-    user's array's axis when ``x`` is a view of it)."""
+    """``np.gather {axis, axes, index_axes}``: NumPy's integer-array indexing of the axes
+    ``axes`` of ``x`` (default ``axis, axis + 1, ...``: ``np.take(x, idx, axis)`` for one
+    index array) by one index array each. The index arrays broadcast together (IndexError
+    "shape mismatch: indexing arrays could not be broadcast together with shapes ...");
+    the result is ``x``'s other dims with the broadcast shape inserted at ``axis`` (NumPy's
+    placement: where the first index array was when the indexed axes are adjacent, else
+    first). Negative indices count from the end; out-of-range ones raise IndexError("index
+    {i} is out of bounds for axis {a} with size {n}") at run time, unless the broadcast shape
+    has no element (as NumPy); ``index_axes`` are the axes those messages name (the user's
+    array's when ``x`` is a view of it)."""
 
     name = "np.gather"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = named(input=Tensor, indices=NpValue)
+    operand_defs = named(input=Tensor, indices=Variadic(NpValue, 1))
     result_defs = (NpValue,)
     attr_defs = _INDEXED
 
     @classmethod
     def infer(cls, operand_types, attributes):
-        x, idx = operand_types
-        if not T.is_integer(idx) or T.is_weak(idx):
-            raise TypeError("arrays used as indices must be of integer (or boolean) type")
-        shape, axis = T.shape_of(x), attributes["axis"]
-        check_axis(axis, len(shape))
-        return [array_type(shape[:axis] + T.shape_of(idx) + shape[axis + 1:],
+        x, *idx = operand_types
+        return [array_type(indexed_shape(T.shape_of(x), idx, attributes),
                            T.element_type(x))]
 
-    def evaluate(self, x, idx):
-        return _dtype_value(np.take(x, idx, axis=self.attr("axis")), self.result.type)
+    def evaluate(self, x, *idx):
+        axes, axis = indexed_axes(self.attr("axis"), self.attr("axes"), len(idx))
+        front = np.moveaxis(np.asarray(x), axes, range(len(axes)))[tuple(idx)]
+        r = np.broadcast_shapes(*(np.shape(i) for i in idx))
+        out = np.moveaxis(front, range(len(r)), range(axis, axis + len(r)))
+        return _dtype_value(out, self.result.type)
+
+
+def indexed_axes(axis: int, axes, count: int) -> tuple:
+    """``(axes, axis)`` of an ``np.gather``/``np.scatter`` with ``count`` index arrays
+    (``axes`` None: the default, ``count`` axes from ``axis`` on)."""
+    return (tuple(range(axis, axis + count)) if axes is None else tuple(axes)), axis
+
+
+def indexed_shape(shape: tuple, index_types, attributes) -> tuple:
+    """The shape ``x[...]`` has for ``x`` of ``shape`` indexed by arrays of ``index_types``
+    as an ``np.gather`` with ``attributes`` says (None for dynamic dims)."""
+    for t in index_types:
+        if not T.is_integer(t) or T.is_weak(t):
+            raise TypeError("arrays used as indices must be of integer (or boolean) type")
+    axes, axis = indexed_axes(attributes["axis"], attributes.get("axes"), len(index_types))
+    for key, names in (("axes", axes), ("index_axes", attributes.get("index_axes", axes))):
+        if len(names) != len(index_types):
+            raise ValueError(f"'{key}' names {len(names)} axes for {len(index_types)} index "
+                             f"arrays")
+    for a in axes:
+        check_axis(a, len(shape))
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"'axes' {axes} repeats an axis")
+    rest = tuple(d for k, d in enumerate(shape) if k not in axes)
+    check_axis(axis, len(rest) + 1)
+    shapes = [T.shape_of(t) for t in index_types]
+    try:
+        both = broadcast_shapes(*shapes)
+    except ValueError:
+        text = " ".join(shape_text(s) for s in shapes)
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         f"with shapes {text} ") from None
+    return rest[:axis] + both + rest[axis:]
+
+
+def shape_text(shape: tuple) -> str:
+    """NumPy's text of a shape, ``(2,3)``, ``(4,)``; ``?`` for a dynamic dim."""
+    dims = ",".join("?" if d is None else str(d) for d in shape)
+    return f"({dims}{',' if len(shape) == 1 else ''})"
 
 
 class MaskSelectOp(Op):
@@ -163,32 +235,40 @@ class MaskSelectOp(Op):
 
 
 class ScatterOp(Op):
-    """``np.scatter {axis}``: integer-array assignment as a value. Operands: the target
-    ``x``, an integer index array ``idx`` and a value ``v`` of ``x``'s element type. The
-    result is ``x`` with ``x[(:,) * axis + (idx,)] = v``: ``v`` broadcast to the indexed
-    shape ``x.shape[:axis] + idx.shape + x.shape[axis+1:]`` (ValueError("shape mismatch:
-    value array of shape ... could not be broadcast to indexing result of shape ...")),
-    written in C order so that the last of repeated indices wins, as NumPy's. Negative
-    indices count from the end; out-of-range ones raise IndexError at run time (naming
-    ``index_axis`` when given, as ``np.gather``)."""
+    """``np.scatter {axis, axes, index_axes}``: integer-array assignment as a value.
+    Operands: the target ``x``, one integer index array per indexed axis and a value ``v``
+    of ``x``'s element type. The result is ``x`` with the elements an ``np.gather`` of the
+    same attributes reads set to ``v`` broadcast to that gather's shape (ValueError("shape
+    mismatch: value array of shape ... could not be broadcast to indexing result of shape
+    ...")), written in C order of that shape so that the last of repeated indices wins, as
+    NumPy's. Index errors as ``np.gather``'s."""
 
     name = "np.scatter"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
-    operand_defs = named(target=Tensor, indices=NpValue, value=NpValue)
+    operand_defs = named(target=Tensor, indices=Variadic(NpValue, 1), value=NpValue)
     result_defs = (Tensor,)
     attr_defs = _INDEXED
 
     @classmethod
     def infer(cls, operand_types, attributes):
-        x, idx, v = operand_types
-        GatherOp.infer([x, idx], attributes)
+        x, *idx, v = operand_types
+        indexed_shape(T.shape_of(x), idx, attributes)
         if T.element_type(v) != x.element:
             raise TypeError(f"'np.scatter' of a {T.element_type(v)} value into {x}")
         return [x]
 
-    def evaluate(self, x, idx, v):
+    def evaluate(self, x, *operands):
+        *idx, v = operands
+        axes, axis = indexed_axes(self.attr("axis"), self.attr("axes"), len(idx))
         out = np.array(x, copy=True)
-        out[(slice(None),) * self.attr("axis") + (np.asarray(idx),)] = v
+        both = np.broadcast_shapes(*(np.shape(i) for i in idx))
+        rest = [d for k, d in enumerate(out.shape) if k not in axes]
+        region = (*rest[:axis], *both, *rest[axis:])
+        v = np.asarray(v)
+        v = v.reshape(v.shape[max(v.ndim - len(region), 0):])   # extra leading dims of 1
+        front = np.moveaxis(np.broadcast_to(v, region), range(axis, axis + len(both)),
+                            range(len(both)))
+        np.moveaxis(out, axes, range(len(axes)))[tuple(idx)] = front
         return out
 
 
@@ -222,5 +302,5 @@ class MaskAssignOp(Op):
         return out
 
 
-NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, GatherOp, MaskSelectOp,
-                                     ScatterOp, MaskAssignOp)))
+NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, SearchSortedOp, GatherOp,
+                                     MaskSelectOp, ScatterOp, MaskAssignOp)))

@@ -14,7 +14,17 @@ from ..dialects import np as npd
 from ..dialects.grafo import CheckOp
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
-from .ops import apply_ufunc, cast, check, dim, materialize, product, raise_at_runtime, value_type
+from .ops import (
+    apply_ufunc,
+    cast,
+    check,
+    dim,
+    materialize,
+    product,
+    raise_at_runtime,
+    scalar_of,
+    value_type,
+)
 from .values import Constant, TupleValue
 
 # argument helpers ---------------------------------------------------------------------------
@@ -79,7 +89,7 @@ def resolve_dtype(cx, v) -> T.Type:
     try:
         return T.from_dtype(np.dtype(v.value))
     except TypeError as e:
-        cx.fail(str(e), "use one of bool, int8..int64, uint8..uint64, float32, float64")
+        cx.fail(str(e), f"use one of {T.SUPPORTED_DTYPES}")
 
 
 def bool_of(cx, v, what: str) -> bool:
@@ -113,24 +123,24 @@ def reduce(cx, kind: str, x, axis=None, keepdims=None, dtype=None):
         acc = el
     x = cast(cx, x, acc)
     if rank == 0:  # NumPy returns a scalar, keepdims or not
-        if not isinstance(x.type, T.TensorType):
-            return x
-        return cx.emit(npd.SubscriptOp, [x], {"spec": (), "bounds": ()})
+        return scalar_of(cx, x)
     keep = bool_of(cx, keepdims, "keepdims") if not is_none(keepdims) else False
     return cx.emit(npd.ReduceOp, [x], {"kind": kind, "axes": axes, "keepdims": keep})
 
 
 def mean(cx, x, axis=None, keepdims=None, dtype=None):
-    """``np.mean``: float64 accumulation for integers, the input's float or complex type
-    otherwise."""
+    """``np.mean``: float64 accumulation for integers, float32 for float16 (the quotient
+    rounded to float16), the input's float or complex type otherwise."""
     x = materialize(cx, x)
     rank = len(T.shape_of(x.type))
     el = T.strong(x.type)
+    half = is_none(dtype) and el == T.f16
     acc = resolve_dtype(cx, dtype) if not is_none(dtype) else (
-        el if T.is_float(el) or T.is_complex(el) else T.f64)
+        T.f32 if half else el if T.is_float(el) or T.is_complex(el) else T.f64)
     total = reduce(cx, "sum", cast(cx, x, acc), axis, keepdims)
     count = product(cx, [dim(cx, x, k) for k in axes_of(cx, axis, rank)])
-    return apply_ufunc(cx, np.divide, [total, cast(cx, count, acc)])
+    out = apply_ufunc(cx, np.divide, [total, cast(cx, count, acc)])
+    return cast(cx, out, T.f16) if half else out
 
 
 def argreduce(cx, kind: str, x, axis=None, keepdims=None):
@@ -255,14 +265,6 @@ def full(cx, shape, fill, dtype=None):
     t = T.TensorType(tuple(d.value if isinstance(d, Constant) else None for d in dims), el)
     return cx.emit(npd.FullOp, [cast(cx, fill, el), *[d for d in dims if isinstance(d, Value)]],
                    types=[t])
-
-
-def full_like(cx, a, fill, dtype=None):
-    """``np.full_like(a, fill, dtype)``: shape of ``a``, dtype of ``a`` unless given."""
-    a = materialize(cx, a)
-    shape = TupleValue(tuple(dim(cx, a, k) for k in range(len(T.shape_of(a.type)))))
-    dtype = dtype if not is_none(dtype) else Constant(T.to_dtype(a.type))
-    return full(cx, shape, fill, dtype)
 
 
 def eye(cx, n, m=None, k=None, dtype=None):
@@ -390,11 +392,11 @@ def astype(cx, x, dtype):
 
 def copy(cx, x, order="C"):
     """A new array equal to ``x`` (a new value, so writes into it leave ``x`` alone).
-    ``order``: NumPy's memory order of the copy, "C" for ``ndarray.copy`` (recorded on the op,
-    since the order of a later float sum depends on it, see ``lowering/reduction.py``), "K"
-    (``x``'s own) for ``np.copy``."""
+    ``order``: NumPy's memory order of the copy, "C" (``ndarray.copy``) or "F" (recorded on
+    the op, since the order of a later float sum depends on it, see
+    ``lowering/reduction.py``), "K" (``x``'s own, ``np.copy``)."""
     x = materialize(cx, x)
     if not isinstance(x.type, T.TensorType):
         return x
-    attrs = {"order": StringAttr("C")} if order == "C" and x.type.rank > 1 else {}
+    attrs = {"order": StringAttr(order)} if order in ("C", "F") and x.type.rank > 1 else {}
     return cx.emit(npd.AsTypeOp, [x], attrs, types=[x.type])

@@ -1,6 +1,6 @@
 """Syntactic scans of a function body (never inside nested definitions): the names its
-statements bind, read, write elements of or declare ``global``, and whether a loop body holds
-a ``break``, ``continue`` or ``return`` that applies to that loop."""
+statements bind (imports too), read, write elements of or declare ``global``, and whether a
+loop body holds a ``break``, ``continue`` or ``return`` that applies to that loop."""
 
 from __future__ import annotations
 
@@ -20,8 +20,15 @@ def assigned_names(nodes, augmented: bool = True) -> set:
             continue
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             out.add(n.id)
+        elif isinstance(n, ast.alias):
+            out.add(imported_name(n))
         stack.extend(ast.iter_child_nodes(n))
     return out
+
+
+def imported_name(alias: ast.alias) -> str:
+    """The local name an ``import``/``from ... import`` item binds (``import a.b``: ``a``)."""
+    return alias.asname or alias.name.partition(".")[0]
 
 
 def contains(nodes, kind) -> bool:
@@ -65,6 +72,8 @@ def free_reads(nodes) -> set:
         n = stack.pop()
         if isinstance(n, ast.Name):
             (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
+        elif isinstance(n, ast.alias):
+            stores.add(imported_name(n))
         if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             stack.extend(ast.iter_child_nodes(n))
     return loads - stores

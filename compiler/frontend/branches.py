@@ -41,6 +41,7 @@ from .scope import (
     LIVE,
     MISSING,
     RETURNED,
+    VALUE,
     Alias,
     Scope,
     display_name,
@@ -134,7 +135,12 @@ def branch(cx, cond, then_thunk, else_thunk, with_value: bool = False):
         else:
             merged.names[name] = value
     if live:
+        if with_value:  # the expression's value may be another slot's array on some paths
+            for (_, s, v) in paths:
+                s.names[VALUE] = v
+            merged.names[VALUE] = result
         links.relink(cx, merged, live, line)
+        result = merged.names.pop(VALUE, result)
     cx.scope = merged
     return result
 

@@ -21,6 +21,7 @@ from . import (
     branches,
     calls,
     expressions,
+    imports,
     inlining,
     loops,
     operators,
@@ -35,7 +36,7 @@ from .state import State
 from .values import Constant, OptionalValue, TupleValue, is_array
 
 # the modules whose handlers ``dispatch`` holds: imported for that
-HANDLERS = (branches, calls, expressions, loops, operators, statements)
+HANDLERS = (branches, calls, expressions, imports, loops, operators, statements)
 
 def convert(fn, args) -> ModuleOp:
     """Convert the Python function ``fn`` to tensor-level IR for one specialization.

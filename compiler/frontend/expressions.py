@@ -112,7 +112,7 @@ def _tuple(cx, node):
 
 @expression_handler(ast.Slice)
 def _slice(cx, node: ast.Slice):
-    return SliceValue(*[expr(cx, p) if p is not None else Constant(None)
+    return SliceValue(*[expr(cx, p, optional=True) if p is not None else Constant(None)
                         for p in (node.lower, node.upper, node.step)])
 
 
@@ -177,5 +177,5 @@ def attribute(cx, obj, name: str):
 @expression_handler(ast.Subscript)
 def _subscript(cx, node: ast.Subscript):
     value = mutation.array_operand(cx, expr(cx, node.value))
-    index = expr(cx, node.slice)
+    index = expr(cx, node.slice, optional=True)  # None is np.newaxis: see indexing._index
     return subscript(cx, value, index)

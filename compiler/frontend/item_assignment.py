@@ -15,13 +15,14 @@ from ..ir.core import Value
 from . import expressions, mutation, operators
 from .indexing import subscript
 from .ops import materialize
+from .scope import LIVE
 from .values import Constant, describe
 
 
 def assign_item(cx, target: ast.Subscript, value) -> None:
     """``target.value[target.slice] = value``."""
     x = _target_array(cx, target.value)
-    index = expressions.expr(cx, target.slice)
+    index = expressions.expr(cx, target.slice, optional=True)
     with cx.at(target):
         mutation.mutate(cx, x, mutation.setitem(cx, x, index, value))
 
@@ -30,7 +31,7 @@ def augassign_item(cx, node: ast.AugAssign) -> None:
     """``x[idx] op= v``: NumPy's in-place ufunc on the region (same_kind casting)."""
     target = node.target
     x = _target_array(cx, target.value)
-    index = expressions.expr(cx, target.slice)
+    index = expressions.expr(cx, target.slice, optional=True)
     rhs = expressions.expr(cx, node.value)
     with cx.at(node):
         region = subscript(cx, x, index)
@@ -66,6 +67,21 @@ def assign_part(cx, target: ast.Attribute, value) -> None:
     view = part_view(cx, target)
     with cx.at(target):
         mutation.mutate(cx, view, mutation.setitem(cx, view, Constant(()), value))
+
+
+def check_scalar_update(cx, node: ast.AugAssign, current: Value) -> None:
+    """Before ``name op= v`` rebinds the scalar ``current``: where ``name`` held a 0-d array
+    on some paths (joined into a scalar, merge.py ``join_types``), Python updates that array
+    in place there. That is a CompileError when another slot or the caller can see the
+    array (a guarded value, or a parameter that may still hold the caller's buffer)."""
+    if current in cx.guards:
+        cx.fail(*cx.guards[current][1:])
+    name, op = node.target.id, _SYMBOL.get(type(node.op), "?")
+    live = cx.scope.names.get(LIVE + name)
+    if live is not None and not (isinstance(live, Constant) and not live.value):
+        cx.fail(f"'{name}' is the array passed as '{name}' on some paths and a scalar on "
+                f"others: '{name} {op}= v' would write into the caller's array on those "
+                f"paths only", f"write {name} = {name} {op} v, or copy the argument first")
 
 
 def _target_array(cx, node):

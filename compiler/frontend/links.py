@@ -16,7 +16,7 @@ from .. import types as T
 from ..ir.core import Value
 from . import mutation
 from .holders import get, name_of, put, slots, sort_key, text
-from .scope import IN, LIVE, Scope, is_special, resolved
+from .scope import IN, LIVE, VALUE, Scope, is_special, resolved
 from .values import Constant, Undefined
 
 MAY = "may"  # a link on some paths only (``iteration_links``)
@@ -188,6 +188,9 @@ def _ordered(links: list) -> list:
 def _slot_text(slot) -> str:
     if isinstance(slot, str) and slot.startswith(IN):
         return f"the array passed as '{slot[len(IN):]}'"
+    if name_of(slot) == VALUE:
+        item = "" if isinstance(slot, str) else f"item {text(slot)[len(VALUE):]} of "
+        return f"{item}the conditional expression's value"
     return f"'{text(slot)}'"
 
 
@@ -203,6 +206,8 @@ def _which_text(src, n, m) -> str:
 
 
 def _copy_text(slot) -> str:
+    if name_of(slot) == VALUE:
+        return "copy the array in the branch that gives it, e.g. x.copy() if c else y"
     if isinstance(slot, str):
         return f"{slot} = {slot}.copy()"
     return f"build the tuple from {text(slot)}.copy()"

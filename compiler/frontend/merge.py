@@ -115,7 +115,16 @@ def flatten_as(v, struct) -> list:
 
 def join_types(cx, what: str, a: T.Type, b: T.Type) -> T.Type:
     """The type that holds values of types ``a`` and ``b``: dtypes promoted as NumPy
-    promotes them, dims that differ become dynamic; ranks must agree."""
+    promotes them, dims that differ become dynamic; ranks must agree.
+
+    A 0-d array and a scalar of its dtype (a NumPy scalar, or a Python scalar that NEP 50
+    gives that dtype) join to the scalar: NumPy's operators treat the two alike and make
+    scalars of 0-d results (``0-d + 0-d`` is a NumPy scalar), so on the paths where the
+    value is a 0-d array it is that array's scalar ``x[()]`` after the join, equal to what
+    eager Python holds there (docs/numpy_support.md, "Scalars and 0-d arrays"). Of other
+    dtypes the two raise a CompileError."""
+    if _scalar_and_zero_d(a, b):
+        return _zero_d_join(cx, what, a, b)
     ta, tb = isinstance(a, T.TensorType), isinstance(b, T.TensorType)
     if ta != tb or (ta and a.rank != b.rank):
         cx.fail(f"{what} is {a} on one path and {b} on another; arrays of different ranks "
@@ -125,6 +134,22 @@ def join_types(cx, what: str, a: T.Type, b: T.Type) -> T.Type:
         return el
     dims = tuple(x if x == y else None for x, y in zip(a.shape, b.shape, strict=True))
     return T.TensorType(dims, el)
+
+
+def _scalar_and_zero_d(a: T.Type, b: T.Type) -> bool:
+    return any(isinstance(x, T.TensorType) and x.rank == 0 and not isinstance(y, T.TensorType)
+               for x, y in ((a, b), (b, a)))
+
+
+def _zero_d_join(cx, what: str, a: T.Type, b: T.Type) -> T.Type:
+    """The scalar type that holds a 0-d array and a scalar (see ``join_types``)."""
+    array, scalar = (a, b) if isinstance(a, T.TensorType) else (b, a)
+    el = array.element
+    if scalar == el or (T.is_weak(scalar) and T.promote(el, scalar) == el):
+        return el
+    cx.fail(f"{what} is {a} on one path and {b} on another; a 0-d array and a scalar share "
+            f"a variable only when they have the same dtype",
+            f"convert one of them, e.g. with np.{T.to_dtype(el).name}(...) or .astype(...)")
 
 
 def leaf_type(cx, what: str, v) -> T.Type:

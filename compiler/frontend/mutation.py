@@ -79,7 +79,7 @@ def mutate(cx, old, new) -> None:
         parts = [new, other] if isinstance(src, npd.RealOp) else [other, new]
         updated = cx.emit(npd.ComplexOp, parts)
     elif isinstance(src, npd.ReshapeOp):
-        if not _contiguous(_origin(cx, base)):
+        if not is_contiguous(_origin(cx, base)):
             cx.fail("writing into a reshaped view of an argument or of another view is "
                     "not supported: NumPy writes through to the original array only "
                     "when its memory layout allows a view",
@@ -109,6 +109,8 @@ def view_source(cx, v):
     src, base = cx.views.get(v) or (v.op if isinstance(v, OpResult) else None, None)
     if not isinstance(src, _VIEWS) or not isinstance(v.type, T.TensorType):
         return None
+    if isinstance(src, npd.ReshapeOp) and not isinstance(src.input.type, T.TensorType):
+        return None   # a 0-d array made of a scalar (np.array(s)) is a new array
     return src, (src.operands[0] if base is None else base)
 
 
@@ -153,7 +155,7 @@ def _refresh_views(cx, old: Value, new: Value) -> None:
         if found is None or found[1] is not old:
             continue
         src = found[0]
-        if isinstance(src, npd.ReshapeOp) and not _contiguous(_origin(cx, old)):
+        if isinstance(src, npd.ReshapeOp) and not is_contiguous(_origin(cx, old)):
             done[w] = Undefined(
                 text(slot), f"is a reshaped array whose base changed at line "
                       f"{cx.builder.loc.line}; NumPy's reshape is a view or a copy "
@@ -229,7 +231,7 @@ def materialize_local(cx, scope, value):
     return v
 
 
-def _contiguous(v: Value) -> bool:
+def is_contiguous(v: Value) -> bool:
     """True when ``v`` is an array an ``np`` op computed, not a view (``np.subscript``,
     ``np.transpose``, ``np.broadcast_to``), an argument or a control-flow result that may
     have any strides."""

@@ -155,11 +155,25 @@ def cast(cx, v, el: T.Type) -> Value:
 
 
 def coerce(cx, v, t: T.Type) -> Value:
-    """``v`` as exactly type ``t``: element cast, then static dims relaxed to dynamic ones
-    (an ``np.astype`` whose result type only differs in dims, like ``tensor.cast``)."""
+    """``v`` as exactly type ``t``: a 0-d array as its scalar where ``t`` is a scalar type
+    (``scalar_of``), element cast, then static dims relaxed to dynamic ones (an
+    ``np.astype`` whose result type only differs in dims, like ``tensor.cast``)."""
+    if not isinstance(t, T.TensorType):
+        v = scalar_of(cx, v)
     v = cast(cx, v, T.element_type(t))
     if v.type != t:
         v = cx.emit(npd.AsTypeOp, [v], types=[t])
+    return v
+
+
+def scalar_of(cx, v):
+    """The NumPy scalar a 0-d array holds (``x[()]``, an ``np.subscript`` without index
+    items: what NumPy's ``__index__``, ``int()`` and arithmetic read); other values as they
+    are."""
+    if isinstance(v, Value) and isinstance(v.type, T.TensorType) and v.type.rank == 0:
+        return cx.emit(npd.SubscriptOp, [v], {"spec": (), "bounds": ()})
+    if isinstance(v, Constant) and isinstance(v.value, np.ndarray) and v.value.ndim == 0:
+        return Constant(v.value[()])
     return v
 
 
@@ -380,7 +394,8 @@ def raise_at_runtime(cx, error: Exception) -> None:
     error table may name (``runtime.manifest.ERROR_KINDS``: NumPy's AxisError is a
     ValueError), else RuntimeError."""
     kind = next((c.__name__ for c in type(error).__mro__
-                 if c.__name__ in ERROR_KINDS and getattr(builtins, c.__name__) is c),
+                 if c.__name__ in ERROR_KINDS and (getattr(builtins, c.__name__, None) is c
+                                                   or c is np.linalg.LinAlgError)),
                 "RuntimeError")
     text = str(error).replace("{", "{{").replace("}", "}}")   # a format template
     cx.emit_op(CheckOp, [constant(cx, False, T.i1)],

@@ -12,19 +12,28 @@ import numpy as np
 from .. import effects
 from .. import types as T
 from . import arrays as A
-from . import complex_parts, shape_functions, statistics
+from . import (
+    complex_parts,
+    creation,
+    expansion,
+    linalg,
+    manipulation,
+    shape_functions,
+    sorting,
+    statistics,
+)
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
     OPERATOR_UFUNCS,
     UFUNC_OPS,
     apply_ufunc,
-    as_array,
     cast,
     dim,
     materialize,
     product,
     raise_at_runtime,
+    scalar_of,
     truth,
     value_type,
 )
@@ -117,20 +126,9 @@ def _zeros(value):
         cx, shape, Constant(value), Constant(np.float64) if A.is_none(dtype) else dtype)
 
 
-def _like(value):
-    return lambda cx, a, dtype: A.full_like(cx, a, Constant(value), dtype)
-
-
 def _scalar_type(dtype):
     """``np.float64(x)``: an array of that dtype is returned itself, as NumPy does."""
     return lambda cx, x: cast(cx, x, A.resolve_dtype(cx, Constant(dtype)))
-
-
-def _asarray(cx, x, dtype):
-    """``np.asarray``: ``x`` itself when it has the dtype (writes through it reach ``x``); a
-    tuple or list of constants is converted item by item (``ops.as_array``, ``ops.cast``)."""
-    return as_array(cx, x) if A.is_none(dtype) else cast(cx, x, A.resolve_dtype(cx, dtype))
-
 
 
 def _shape(cx, x):
@@ -174,9 +172,6 @@ NUMPY.update({
     np.zeros: signature("np.zeros", _zeros(0), ["shape", "dtype="]),
     np.ones: signature("np.ones", _zeros(1), ["shape", "dtype="]),
     np.full: signature("np.full", A.full, ["shape", "fill_value", "dtype="]),
-    np.zeros_like: signature("np.zeros_like", _like(0), ["a", "dtype="]),
-    np.ones_like: signature("np.ones_like", _like(1), ["a", "dtype="]),
-    np.full_like: signature("np.full_like", A.full_like, ["a", "fill_value", "dtype="]),
     np.eye: signature("np.eye", A.eye, ["N", "M=", "k=", "dtype="]),
     np.arange: signature("np.arange", A.arange, ["start", "stop=", "step=", "dtype="]),
     np.where: signature("np.where", A.np_where, ["condition", "x=", "y="]),
@@ -185,17 +180,17 @@ NUMPY.update({
     np.real: signature("np.real", complex_parts.real, ["val"]),
     np.imag: signature("np.imag", complex_parts.imag, ["val"]),
     np.angle: signature("np.angle", complex_parts.angle, ["z", "deg="]),
-    np.asarray: signature("np.asarray", _asarray, ["a", "dtype="]),
-    np.array: signature("np.array", _asarray, ["object", "dtype="]),
     np.shape: signature("np.shape", _shape, ["a"]),
     np.ndim: signature("np.ndim", _ndim, ["a"]),
     np.size: signature("np.size", _size, ["a"]),
 })
-for _table in (statistics.RULES, shape_functions.RULES):
+for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
+               creation.RULES, manipulation.RULES, expansion.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
+NUMPY[np.meshgrid] = expansion.meshgrid
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-           np.uint64, np.float32, np.float64, np.complex64, np.complex128):
+           np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128):
     NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
 
 
@@ -232,14 +227,14 @@ METHODS: dict = {
     "astype": signature("ndarray.astype", A.astype, ["a", "dtype"]),
     "dot": signature("ndarray.dot", A.dot, ["a", "b"]),
     "clip": signature("ndarray.clip", A.clip, ["a", "min=", "max="]),
-    "copy": signature("ndarray.copy", A.copy, ["a"]),
     "ravel": signature("ndarray.ravel", _ravel, ["a"]),
     "flatten": signature("ndarray.flatten", _flatten, ["a"]),
     "conj": signature("ndarray.conj", complex_parts.conjugate, ["a"]),
     "conjugate": signature("ndarray.conjugate", complex_parts.conjugate, ["a"]),
 }
 
-for _table in (statistics.METHODS, shape_functions.METHODS):
+for _table in (statistics.METHODS, sorting.METHODS, shape_functions.METHODS,
+               creation.METHODS, manipulation.METHODS, expansion.METHODS):
     METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {
@@ -272,11 +267,13 @@ def _scalar_only(cx, x, what: str):
 
 
 def _float(cx, x):
-    return cast(cx, _scalar_only(cx, x, "float"), T.py_float)
+    """Python's ``float(x)``; a 0-d array converts as its scalar does."""
+    return cast(cx, _scalar_only(cx, scalar_of(cx, x), "float"), T.py_float)
 
 
 def _int(cx, x):
-    return cast(cx, _scalar_only(cx, x, "int"), T.py_int)
+    """Python's ``int(x)``; a 0-d array converts as its scalar does."""
+    return cast(cx, _scalar_only(cx, scalar_of(cx, x), "int"), T.py_int)
 
 
 def _bool(cx, x):
@@ -320,6 +317,7 @@ def _len(cx, x):
 def _range(cx, args, kwargs):
     if kwargs or not 1 <= len(args) <= 3:
         cx.fail("range expected 1 to 3 integer arguments")
+    args = [scalar_of(cx, a) if T.is_integer(value_type(cx, a)) else a for a in args]
     for a in args:
         t = value_type(cx, a)
         if not (T.is_integer(t) or T.is_bool(t)) or isinstance(t, T.TensorType):
@@ -374,14 +372,18 @@ def _operator_rule(python_op):
 BUILTINS.update({op: _operator_rule(op) for op in OPERATOR_UFUNCS})
 BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 
-# Functions and methods whose result may be their first operand or a view of it in NumPy;
-# any other function returns a new array (calls.py copies one that is an operand).
+# Functions and methods whose result may be their first operand or a view of it in NumPy
+# (np.array's rule copies where its copy= asks); any other function returns a new array
+# (calls.py copies one that is an operand).
 VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
-                  np.flip, np.broadcast_to, np.asarray, np.einsum, np.bool_, np.int8,
-                  np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
-                  np.float32, np.float64, np.complex64, np.complex128, np.real}
+                  np.flip, np.fliplr, np.flipud, np.rot90, np.broadcast_to, np.asarray,
+                  np.array, np.ascontiguousarray, np.asfortranarray, np.einsum, np.bool_,
+                  np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                  np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128,
+                  np.real}
 VIEW_METHODS = {"reshape", "ravel", "squeeze", "swapaxes", "transpose"}
-FOLDABLE = set(NUMPY) | (set(BUILTINS) - {builtins.range, builtins.getattr})
+FOLDABLE = (set(NUMPY) - creation.UNFOLDABLE) | (set(BUILTINS) - {builtins.range,
+                                                                 builtins.getattr})
 
 # Effects and loop iterables: never folded at compile time.
 BUILTINS[builtins.print] = BUILTINS[effects.print] = print_rule

@@ -25,6 +25,7 @@ SPECIAL = FLAGS + (RETVAL,)
 IN = "%in:"      # %in:p: Alias(p) while p holds the caller's buffer, else the buffer's value
 EXIT = "%exit:"  # %exit:p: the value of a snapshot buffer p at a return
 LIVE = "%live:"  # %live:p: whether p holds the caller's buffer, where that is a run-time bool
+VALUE = "%value"  # a conditional expression's value while its paths merge (links.relink)
 VAR = "%var:"        # %var:k: the value of the k-th compiler.Variable (variables.py)
 GLOBAL = "%global:"  # %global:k: the value of the k-th rebound module global (globals.py)
 MISSING = object()

@@ -10,6 +10,8 @@ logical or).
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from .. import types as T
@@ -17,7 +19,8 @@ from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..ir.core import Value
 from . import arrays as A
-from .ops import apply_ufunc, cast, constant, dim, materialize, product, value_type
+from .ops import apply_ufunc, cast, check, constant, dim, materialize, product, value_type
+from .sequence_arrays import array_of
 from .values import Constant, TupleValue
 
 
@@ -110,11 +113,14 @@ def broadcast_to(cx, x, shape):
 
 
 def _arrays(cx, xs, what: str) -> list:
+    """The arrays of a sequence argument, each ``np.asarray``'d (``sequence_arrays``), cast
+    to their common dtype (``np.result_type``)."""
     items = A.items_of(cx, xs, what) if not isinstance(xs, TupleValue) else list(xs.items)
     if not items:
         cx.fail("need at least one array to concatenate")
-    el = T.strong(T.promote(*[value_type(cx, v) for v in items]))
-    return [cast(cx, v, el) for v in items]
+    arrays = [array_of(cx, v) for v in items]
+    el = T.promote(*[v.type for v in arrays])
+    return [cast(cx, v, el) for v in arrays]
 
 
 def concatenate(cx, xs, axis=None, dtype=None):
@@ -138,10 +144,25 @@ def concatenate(cx, xs, axis=None, dtype=None):
 def stack(cx, xs, axis=None):
     """``np.stack``: a new axis, then concatenate along it."""
     xs = _arrays(cx, xs, "arrays")
-    if len({T.shape_of(v.type) for v in xs}) > 1:
-        cx.fail("all input arrays must have the same shape")
+    _same_shapes(cx, xs)
     ax = Constant(0) if A.is_none(axis) else axis
     return concatenate(cx, TupleValue(tuple(expand_dims(cx, v, ax) for v in xs)), ax)
+
+
+def _same_shapes(cx, xs: list) -> None:
+    """NumPy's ValueError unless the arrays have one shape: at compile time where static
+    dims differ, else checked when the call runs."""
+    first = xs[0]
+    for x in xs[1:]:
+        if x.type.rank != first.type.rank or any(
+                a is not None and b is not None and a != b
+                for a, b in zip(x.type.shape, first.type.shape, strict=True)):
+            cx.fail("all input arrays must have the same shape", kind=ValueError)
+        for k, (a, b) in enumerate(zip(x.type.shape, first.type.shape, strict=True)):
+            if a is None or b is None:
+                check(cx, apply_ufunc(cx, np.equal, [dim(cx, x, k), dim(cx, first, k)],
+                                      operator.eq),
+                      "ValueError", "all input arrays must have the same shape")
 
 
 def hstack(cx, xs):
@@ -330,16 +351,6 @@ def gather(cx, a: Value, indices, axis: int) -> Value:
     return cx.emit(nd.GatherOp, [a, materialize(cx, indices)], {"axis": axis})
 
 
-def copy(cx, a, order=None):
-    """``np.copy``: a new array value, in ``a``'s memory order (NumPy's default "K")."""
-    return A.copy(cx, a, order="K")
-
-
-def empty_like(cx, a, dtype=None):
-    """``np.empty_like``: zero-filled (NumPy leaves the contents unspecified)."""
-    return A.full_like(cx, a, Constant(0), dtype)
-
-
 RULES = {
     np.expand_dims: ("np.expand_dims", expand_dims, ["a", "axis"]),
     np.squeeze: ("np.squeeze", squeeze, ["a", "axis="]),
@@ -357,8 +368,6 @@ RULES = {
     np.inner: ("np.inner", inner, ["a", "b"]),
     np.tensordot: ("np.tensordot", tensordot, ["a", "b", "axes="]),
     np.take: ("np.take", take, ["a", "indices", "axis=", "out=", "mode="]),
-    np.copy: ("np.copy", copy, ["a", "order="]),
-    np.empty_like: ("np.empty_like", empty_like, ["prototype", "dtype="]),
 }
 
 METHODS = {

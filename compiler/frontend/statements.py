@@ -35,8 +35,6 @@ UNSUPPORTED_STATEMENTS = {
                  "pass the value as an argument and return the new value instead"),
     "Raise": ("'raise' statement", "check the condition outside the compiled function"),
     "Delete": ("'del' statement", "rebind the name instead"),
-    "Import": ("'import' statement", "import at module level"),
-    "ImportFrom": ("'import' statement", "import at module level"),
     "Match": ("'match' statement", "use if/elif/else"),
 }
 
@@ -108,6 +106,9 @@ def _augmented(cx, node: ast.AugAssign) -> None:
     if isinstance(current, Value) and isinstance(current.type, T.TensorType):
         item_assignment.augassign_array(cx, node, current)
         return
+    if isinstance(current, Value):
+        with cx.at(node):
+            item_assignment.check_scalar_update(cx, node, current)
     rhs = expressions.expr(cx, node.value)
     with cx.at(node):
         assign(cx, node.target, operators.binary(cx, node.op, current, rhs))

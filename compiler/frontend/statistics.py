@@ -1,5 +1,5 @@
-"""NumPy's NaN-aware reductions, variance, cumulative sums, rounding and sorting, written
-with the ``np`` ops of ``arrays`` plus ``np.scan`` / ``np.sort`` / ``np.argreduce``.
+"""NumPy's NaN-aware reductions, variance, cumulative sums, rounding, written with
+the ``np`` ops of ``arrays`` plus ``np.scan`` / ``np.argreduce``.
 
 Each rule follows the NumPy 2 source of the function it names (``numpy/lib/_nanfunctions_impl``,
 ``numpy/_core/_methods._var``, ``PyArray_Round``) so dtypes and special values match: e.g.
@@ -34,6 +34,16 @@ def _nan_to(cx, x, fill):
     return A.where(cx, apply_ufunc(cx, np.isnan, [x]), fill, x)
 
 
+def _by_count(cx, total, count, el: T.Type):
+    """``total / count`` in ``el``; a float16 ``total`` is divided in float64 and rounded
+    to float16 once, as NumPy's ``true_divide(total, count, out=total)`` with an intp
+    count does (``_methods._var``, ``nanfunctions._divide_by_count``)."""
+    if el == T.f16:
+        wide = apply_ufunc(cx, np.divide, [cast(cx, total, T.f64), cast(cx, count, T.f64)])
+        return cast(cx, wide, T.f16)
+    return apply_ufunc(cx, np.divide, [total, cast(cx, count, el)])
+
+
 def _rank(x) -> int:
     return len(T.shape_of(x.type))
 
@@ -65,8 +75,7 @@ def nanmean(cx, x, axis=None, dtype=None, out=None, keepdims=None):
     total = nansum(cx, x, axis, dtype, None, keepdims)
     valid = apply_ufunc(cx, np.logical_not, [apply_ufunc(cx, np.isnan, [x])])
     count = A.reduce(cx, "sum", valid, axis, keepdims)
-    el = T.strong(materialize(cx, total).type)
-    return apply_ufunc(cx, np.divide, [total, cast(cx, count, el)])
+    return _by_count(cx, total, count, T.strong(materialize(cx, total).type))
 
 
 def _nan_extreme(kind):
@@ -104,14 +113,14 @@ def var(cx, x, axis=None, dtype=None, out=None, ddof=None, keepdims=None, sqrt=F
     acc = A.resolve_dtype(cx, dtype) if not A.is_none(dtype) else (
         el if T.is_float(el) else T.f64)
     count = product(cx, [dim(cx, x, k) for k in A.axes_of(cx, axis, _rank(x))])
-    mean = apply_ufunc(cx, np.divide, [A.reduce(cx, "sum", cast(cx, x, acc), axis,
-                                                Constant(True)), cast(cx, count, acc)])
+    mean = _by_count(cx, A.reduce(cx, "sum", cast(cx, x, acc), axis, Constant(True)), count,
+                     acc)
     d = apply_ufunc(cx, np.subtract, [cast(cx, x, acc), mean])
     total = A.reduce(cx, "sum", apply_ufunc(cx, np.multiply, [d, d]), axis, keepdims)
     ddof = Constant(0) if A.is_none(ddof) else ddof
     rcount = apply_ufunc(cx, np.maximum, [apply_ufunc(cx, np.subtract, [count, ddof],
                                                       operator.sub), Constant(0)], max)
-    out = apply_ufunc(cx, np.divide, [total, cast(cx, rcount, acc)])
+    out = _by_count(cx, total, rcount, acc)
     return apply_ufunc(cx, np.sqrt, [out]) if sqrt else out
 
 
@@ -169,29 +178,9 @@ def round_(cx, x, decimals=None, out=None):
                                   f])
 
 
-def _sort(arg: bool):
-    def impl(cx, x, axis=-1, kind=None, order=None, stable=None):
-        """``np.sort`` / ``np.argsort``: stable; flattened when ``axis`` is None."""
-        if not A.is_none(order):
-            cx.fail("the 'order' argument is not supported")
-        x = materialize(cx, x)
-        if _rank(x) == 0:
-            if not arg:
-                cx.fail("Cannot sort a 0-d array", "reshape it to 1-D first")
-            return Constant(np.int64(0))
-        if isinstance(axis, Constant) and axis.value is None:
-            x, ax = A.reshape(cx, x, Constant(-1)), 0
-        else:
-            ax = A.normalize_axis(cx, A.int_constant(cx, Constant(-1) if axis is None else axis,
-                                                     "axis"), _rank(x))
-        return cx.emit(nd.SortOp, [x], {"axis": ax, "arg": arg})
-    return impl
-
-
 _R = ["a", "axis=", "dtype=", "out=", "keepdims="]
 _L = ["a", "axis=", "out=", "keepdims="]
 _V = ["a", "axis=", "dtype=", "out=", "ddof=", "keepdims="]
-_S = ["a", "axis=", "kind=", "order=", "stable="]
 
 RULES = {
     np.nansum: ("np.nansum", nansum, _R),
@@ -207,8 +196,6 @@ RULES = {
     np.cumprod: ("np.cumprod", scan("prod"), ["a", "axis=", "dtype=", "out="]),
     np.round: ("np.round", round_, ["a", "decimals=", "out="]),
     np.around: ("np.around", round_, ["a", "decimals=", "out="]),
-    np.sort: ("np.sort", _sort(False), _S),
-    np.argsort: ("np.argsort", _sort(True), _S),
 }
 
 METHODS = {
@@ -217,5 +204,4 @@ METHODS = {
     "cumsum": ("ndarray.cumsum", scan("sum"), ["a", "axis=", "dtype=", "out="]),
     "cumprod": ("ndarray.cumprod", scan("prod"), ["a", "axis=", "dtype=", "out="]),
     "round": ("ndarray.round", round_, ["a", "decimals=", "out="]),
-    "argsort": ("ndarray.argsort", _sort(True), _S),
 }

@@ -1,8 +1,8 @@
 """How the interpreter holds loop-level values: integers as Python ints holding the signed
 value of their width (``i1`` is 0 or 1, ``index`` is 64-bit), floats as NumPy
-``float32``/``float64`` scalars, complexes as ``complex64``/``complex128`` scalars, memrefs as
-``Buffer`` s over NumPy arrays of the signless storage dtype (int32 for i32, bool for i1),
-possibly strided views."""
+``float16``/``float32``/``float64`` scalars, complexes as ``complex64``/``complex128`` scalars,
+memrefs as ``Buffer`` s over NumPy arrays of the signless storage dtype (int32 for i32, bool for
+i1), possibly strided views."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def unsigned(v: int, w: int) -> int:
 
 def float_type(t: T.Type):
     """The NumPy scalar type of float type ``t``."""
-    return np.float32 if t.width == 32 else np.float64
+    return {16: np.float16, 32: np.float32}.get(t.width, np.float64)
 
 
 def complex_type(t: T.Type):

@@ -10,7 +10,6 @@ Frozen, hashable dataclasses whose ``str`` is the MLIR text form: ``3 : i64``,
 from __future__ import annotations
 
 import math
-import struct
 from dataclasses import dataclass
 
 import numpy as np
@@ -135,18 +134,23 @@ def _scalar_text(v, el) -> str:
     return str(int(v))
 
 
+# float type -> (NumPy float, unsigned integer of the same width)
+_FLOAT_NP = {T.f16: (np.float16, np.uint16), T.f32: (np.float32, np.uint32),
+             T.f64: (np.float64, np.uint64)}
+
+
 def _float_bits(v: float, t) -> int:
-    if t == T.f32:
-        return struct.unpack("<I", struct.pack("<f", v))[0]
-    return struct.unpack("<Q", struct.pack("<d", v))[0]
+    ftype, utype = _FLOAT_NP.get(t, _FLOAT_NP[T.f64])
+    with np.errstate(over="ignore"):
+        return int(np.array(v, ftype).view(utype))
 
 
 def format_float(v: float, t=T.f64) -> str:
     """MLIR float literal text that parses back to the same bits."""
     if math.isnan(v) or math.isinf(v):
-        width = 8 if t == T.f32 else 16
+        width = {T.f16: 4, T.f32: 8}.get(t, 16)
         return f"0x{_float_bits(v, t):0{width}X}"
-    text = repr(float(np.float32(v))) if t == T.f32 else repr(float(v))
+    text = repr(float(_FLOAT_NP[t][0](v))) if t in (T.f16, T.f32) else repr(float(v))
     if "." not in text:  # MLIR float literals need a decimal point: 1e+20 -> 1.0e+20
         mant, _, exp = text.partition("e")
         text = mant + ".0" + ("e" + exp if exp else "")
@@ -154,9 +158,8 @@ def format_float(v: float, t=T.f64) -> str:
 
 
 def float_from_bits(bits: int, t) -> float:
-    if t == T.f32:
-        return struct.unpack("<f", struct.pack("<I", bits))[0]
-    return struct.unpack("<d", struct.pack("<Q", bits))[0]
+    ftype, utype = _FLOAT_NP.get(t, _FLOAT_NP[T.f64])
+    return float(np.array(bits, utype).view(ftype))
 
 
 def escape_string(s: str) -> str:

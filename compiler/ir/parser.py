@@ -107,11 +107,12 @@ def _lark() -> lark.Lark:
 
 
 _SCALARS = {str(t): t for t in (T.i1, T.i8, T.i16, T.i32, T.i64, T.u8, T.u16, T.u32, T.u64,
-                                T.f32, T.f64, T.index, T.none, T.py_int, T.py_float,
+                                T.f16, T.f32, T.f64, T.index, T.none, T.py_int, T.py_float,
                                 T.py_bool, T.py_complex)}
 _LOCATION_KINDS = {"file_loc", "name_loc", "callsite_loc", "fused_loc", "unknown_loc",
                    "loc_alias"}
-_FLOAT_BITS = {T.f32: (np.float32, np.uint32), T.f64: (np.float64, np.uint64)}
+_FLOAT_BITS = {T.f16: (np.float16, np.uint16), T.f32: (np.float32, np.uint32),
+               T.f64: (np.float64, np.uint64)}
 _TERMINAL_TEXT = {
     "VALUE_ID": "a value (%name)", "BLOCK_ID": "a block label (^bb0)", "STRING": "a string",
     "SYMBOL": "a symbol (@name)", "BARE_ID": "an attribute name", "INT": "an integer",
@@ -595,7 +596,7 @@ class _Reader:
 
     def hex_bits(self, tok: Token, t: T.Type) -> int:
         bits = int(tok, 16)
-        width = 32 if t == T.f32 else 64
+        width = t.width
         if bits >> width:
             raise self.error_at(tok, f"{tok.value} has more than {width} bits for {t}")
         return bits

@@ -158,6 +158,15 @@ class Emitter:
             return a
         return self.op(arith.DivSIOp, self.index(a), self.index(b))
 
+    def truncdiv(self, a: Dim, b: Dim) -> Dim:
+        """``a / b`` rounded toward zero (``arith.divsi``) for ``b != 0`` of either sign."""
+        if isinstance(a, int) and isinstance(b, int):
+            q = abs(a) // abs(b)
+            return q if (a < 0) == (b < 0) else -q
+        if isinstance(b, int) and b == 1:
+            return a
+        return self.op(arith.DivSIOp, self.index(a), self.index(b))
+
     def mod(self, a: Dim, b: Dim) -> Dim:
         """``a % b`` for ``a >= 0`` and ``b > 0``."""
         if isinstance(a, int) and isinstance(b, int):

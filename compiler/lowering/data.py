@@ -3,11 +3,9 @@
 - ``np.concatenate``: each operand is copied into its slab of a fresh buffer.
 - ``np.scan``: one sequential loop along the axis per outer index, carrying the running
   sum/product (NumPy's accumulate order).
-- ``np.sort``: the operand is copied into a fresh buffer, then each line along the axis is
-  insertion-sorted by adjacent compare-and-swap steps (stable; O(n^2) per line, correctness
-  over speed). The order puts NaN after everything, as NumPy's sort does.
-- ``np.gather``: the indices are checked in one pass (IndexError naming the first bad index),
-  then the result is a lazy ``Expr`` reading ``x`` at the wrapped indices.
+- ``np.gather``: the index shapes are broadcast (IndexError when they do not), each index
+  array is checked in one pass (IndexError naming its first bad index), then the result is a
+  lazy ``Expr`` reading ``x`` at the wrapped indices.
 - ``np.mask_select``: mask dims checked, selected elements counted, then a buffer of that
   run-time length is filled in C order.
 """
@@ -15,12 +13,11 @@
 from __future__ import annotations
 
 from .. import types as T
-from ..dialects import arith, memref
+from ..dialects import arith
 from ..dialects import np_data as nd
-from . import complex_scalar as CS
 from . import scalar as S
 from .context import Emitter
-from .index_expr import Expr, materialize
+from .index_expr import Expr, broadcast, broadcast_shape
 from .lowerer import Lowerer, rule
 
 
@@ -79,58 +76,10 @@ def lower_scan(lw: Lowerer, op):
     return [lw.own(op.result, buf, t, x.shape)]
 
 
-def _before(em: Emitter, t: T.Type, a, b):
-    """Whether ``a`` sorts strictly before ``b``: NumPy's order with NaN last."""
-    if T.is_complex(t):
-        return CS.sort_before(em, t, a, b)
-    if T.is_float(t):
-        return em.op(arith.OrIOp, em.cmpf("olt", a, b),
-                     em.op(arith.AndIOp, em.cmpf("uno", b, b), em.cmpf("ord", a, a)))
-    return em.cmpi("ult" if T.is_unsigned(t) or T.is_bool(t) else "slt", a, b)
-
-
-@rule(nd.SortOp)
-def lower_sort(lw: Lowerer, op):
-    em = lw.em
-    x = lw.expr(op.input)
-    axis, arg, t = op.attr("axis"), bool(op.attr("arg")), x.element
-    keys = materialize(em, x)
-    shape = x.shape
-    pos = None
-    if arg:
-        pos = em.alloc(shape, T.i64)
-        em.nest(shape, lambda idx: em.store(em.to_i64(idx[axis]), pos, idx), parallel=True)
-    n = shape[axis]
-    outer = [d for k, d in enumerate(shape) if k != axis]
-
-    def line(oidx):
-        at = lambda i: oidx[:axis] + (i,) + oidx[axis:]  # noqa: E731
-
-        def insert(i):
-            def swap_down(s):
-                hi = em.sub(i, s)
-                lo = em.sub(hi, 1)
-                a, b = em.load(keys, at(lo)), em.load(keys, at(hi))
-                move = _before(em, t, b, a)
-                em.store(em.select(move, b, a), keys, at(lo))
-                em.store(em.select(move, a, b), keys, at(hi))
-                if pos is not None:
-                    pa, pb = em.load(pos, at(lo)), em.load(pos, at(hi))
-                    em.store(em.select(move, pb, pa), pos, at(lo))
-                    em.store(em.select(move, pa, pb), pos, at(hi))
-            em.loop(i, swap_down)
-        em.loop(n, insert, lb=1)
-    em.nest(outer, line, parallel=True)
-    if arg:
-        em.effect(memref.DeallocOp, keys)
-        return [lw.own(op.result, pos, T.i64, shape)]
-    return [lw.own(op.result, keys, t, shape)]
-
-
-def checked_index_array(em: Emitter, idx: Expr, n, axis_name: int):
+def checked_index_array(em: Emitter, idx: Expr, n, axis_name: int, skip=False):
     """Check every index of ``idx`` against an axis of size ``n`` (IndexError naming the
-    first bad index, as NumPy's), and return ``wrap(raw) -> index`` (negative indices count
-    from the end)."""
+    first bad index, as NumPy's) unless ``skip`` (an i1 value or bool) holds, and return
+    ``wrap(raw) -> index`` (negative indices count from the end)."""
     it = idx.element
 
     def wrap(j):
@@ -143,25 +92,58 @@ def checked_index_array(em: Emitter, idx: Expr, n, axis_name: int):
         good = em.both(em.cmp("sge", j, 0), em.cmp("slt", j, n))
         wide = S.astype(em, it, T.i64, raw)
         return [em.op(arith.AndIOp, ok, good), em.select(ok, em.select(good, bad, wide), bad)]
+    if skip is True:
+        return wrap
     ok, bad = em.nest(idx.shape, check, [em.true(), em.const(0, T.i64)])
-    em.check(ok, "IndexError", "index {0} is out of bounds for axis %d with size {1}"
-             % axis_name, [bad, n])
+    em.check(em.either(ok, skip), "IndexError",
+             "index {0} is out of bounds for axis %d with size {1}" % axis_name, [bad, n])
     return wrap
+
+
+_INDEX_MISMATCH = ("IndexError",
+                   "shape mismatch: indexing arrays could not be broadcast together with shapes ")
+
+
+class IntegerIndex:
+    """NumPy's integer-array index of an ``np.gather``/``np.scatter`` ``op`` into an array
+    of ``shape``, whose index arrays are ``idx`` (Exprs): ``region`` is the indexed shape
+    (the array's other dims with the broadcast index shape at ``axis``), checked at run time
+    as NumPy checks (index shapes first); ``check()`` checks the indices and returns
+    ``index_map``, which takes an index of the region to the array's."""
+
+    def __init__(self, em: Emitter, op, shape, idx: list):
+        self.em, self.shape, self.idx = em, tuple(shape), idx
+        self.axes, self.axis = nd.indexed_axes(op.attr("axis"), op.attr("axes"), len(idx))
+        self.names = op.attr("index_axes") or self.axes
+        self.both = broadcast_shape(em, [i.shape for i in idx], error=_INDEX_MISMATCH)
+        rest = [d for k, d in enumerate(self.shape) if k not in self.axes]
+        self.region = (*rest[:self.axis], *self.both, *rest[self.axis:])
+
+    def check(self):
+        em, r = self.em, len(self.both)
+        # NumPy checks no index when the broadcast index is empty (x[[], [9]] is fine)
+        skip = len(self.idx) > 1 and em.cmp("eq", em.product(self.both), 0)
+        wraps = [checked_index_array(em, i, self.shape[a], name, skip)
+                 for i, a, name in zip(self.idx, self.axes, self.names, strict=True)]
+        reads = [broadcast(em, i, self.both) for i in self.idx]
+
+        def index_map(ridx):
+            at = ridx[self.axis:self.axis + r]
+            js = {a: w(e.load(at)) for a, w, e in zip(self.axes, wraps, reads, strict=True)}
+            others = iter(ridx[:self.axis] + ridx[self.axis + r:])
+            return tuple(js[k] if k in js else next(others) for k in range(len(self.shape)))
+        return index_map
 
 
 @rule(nd.GatherOp)
 def lower_gather(lw: Lowerer, op):
     em = lw.em
-    x, idx = (lw.expr(v) for v in op.operands)
-    axis = op.attr("axis")
-    wrap = checked_index_array(em, idx, x.shape[axis], op.attr("index_axis", axis))
-    r = idx.rank
-    shape = tuple(x.shape[:axis]) + tuple(idx.shape) + tuple(x.shape[axis + 1:])
-
-    def load(oidx):
-        j = wrap(idx.load(oidx[axis:axis + r]))
-        return x.load(oidx[:axis] + (j,) + oidx[axis + r:])
-    e = Expr(shape, x.element, load, x.cost + idx.cost + 2)
+    x = lw.expr(op.input)
+    idx = [lw.expr(v) for v in op.indices]
+    index = IntegerIndex(em, op, x.shape, idx)
+    index_map = index.check()
+    e = Expr(index.region, x.element, lambda ridx: x.load(index_map(ridx)),
+             x.cost + sum(i.cost + 2 for i in idx))
     return [e if isinstance(op.result.type, T.TensorType) else e.load(())]
 
 

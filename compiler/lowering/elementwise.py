@@ -13,7 +13,7 @@ from .. import types as T
 from ..dialects import np as npd
 from ..ir.attributes import DenseAttr
 from . import scalar as S
-from .index_expr import Expr, broadcast, broadcast_shape, of_buffer, splat
+from .index_expr import Expr, broadcast, broadcast_shape, column_major_strides, of_buffer, splat
 from .lowerer import Lowerer, rule
 
 
@@ -91,8 +91,8 @@ def lower_astype(lw: Lowerer, op):
     if not isinstance(op.result.type, T.TensorType):
         return [S.astype(lw.em, src, dst, lw.scalar(op.input))]
     e = fused_map(lw, op, lambda x: S.astype(lw.em, src, dst, x), 1)
-    if "order" in op.attributes:   # a C-ordered copy (``ndarray.copy``)
-        e.strides = None
+    if "order" in op.attributes:   # a copy in C (``ndarray.copy``) or Fortran memory order
+        e.strides = None if op.attr("order") == "C" else column_major_strides(lw.em, e.shape)
     return [e]
 
 

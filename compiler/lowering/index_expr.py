@@ -64,6 +64,14 @@ def _row_major_strides(em: Emitter, shape) -> tuple:
     return tuple(strides)
 
 
+def column_major_strides(em: Emitter, shape) -> tuple:
+    """The element strides of a Fortran-order buffer of ``shape`` (dims)."""
+    strides = [1] * len(shape)
+    for k in range(1, len(shape)):
+        strides[k] = em.mul(strides[k - 1], shape[k - 1])
+    return tuple(strides)
+
+
 def of_scalar(v: Value, element: T.Type) -> Expr:
     """A rank-0 ``Expr`` holding the scalar ``v``."""
     return Expr((), element, lambda idx: v, 0)
@@ -74,12 +82,16 @@ def splat(shape, element: T.Type, v: Value) -> Expr:
     return Expr(tuple(shape), element, lambda idx: v, 0)
 
 
-def broadcast_shape(em: Emitter, shapes, static=None) -> tuple:
+_OPERANDS = ("ValueError", "operands could not be broadcast together with shapes ")
+
+
+def broadcast_shape(em: Emitter, shapes, static=None, error=_OPERANDS) -> tuple:
     """NumPy broadcasting of ``shapes`` (tuples of dims) with run-time checks.
 
     ``static`` is the result's static shape (None for unknown dims) from the op's type.
-    Incompatible dynamic dims raise ValueError("operands could not be broadcast together
-    with shapes ...") at run time, NumPy's message."""
+    Incompatible dynamic dims raise ``error``, a kind and the text before the shapes
+    (default: ValueError("operands could not be broadcast together with shapes ..."), the
+    message of NumPy's ufuncs), at run time."""
     rank = max((len(s) for s in shapes), default=0)
     out, ok = [], True
     for k in range(rank):
@@ -103,8 +115,7 @@ def broadcast_shape(em: Emitter, shapes, static=None) -> tuple:
                     items.append("{%d}" % len(params))
                     params.append(d)
             texts.append("(" + ",".join(items) + ("," if len(s) == 1 else "") + ")")
-        em.check(ok, "ValueError", "operands could not be broadcast together with shapes "
-                 + " ".join(texts) + " ", params)
+        em.check(ok, error[0], error[1] + " ".join(texts) + " ", params)
     return tuple(out)
 
 

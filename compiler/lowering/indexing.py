@@ -35,8 +35,9 @@ def _slice(em: Emitter, n: Dim, start, stop, step):
     first = clamp(start, em.pick(neg, upper, lower))
     last = clamp(stop, em.pick(neg, lower, upper))
     size = em.pick(neg, em.sub(first, last), em.sub(last, first))
-    stride = em.max(em.pick(neg, em.sub(0, step), step), 1)  # |step|, never 0
-    count = em.add(em.floordiv(em.sub(size, 1), stride), 1)
+    # (size - 1) // |step| + 1, dividing by the signed step: |-2**63| does not fit in 64 bits
+    q = em.truncdiv(em.sub(size, 1), step)
+    count = em.pick(neg, em.sub(1, q), em.add(q, 1))
     length = em.pick(em.cmp("sgt", size, 0), count, 0)
     return first, step, length
 

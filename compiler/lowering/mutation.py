@@ -26,7 +26,7 @@ from ..dialects.grafo import CheckOp
 from . import in_place
 from .context import Emitter
 from .control_flow import buffer_type
-from .data import checked_index_array, checked_mask_count
+from .data import IntegerIndex, checked_mask_count
 from .index_expr import Expr, broadcast, materialize, of_buffer
 from .indexing import _shape_text, _slice, checked_index, planned_index
 from .lowerer import Lowerer, _inside_loop_below, rule
@@ -133,22 +133,16 @@ _MISMATCH = "shape mismatch: value array of shape {v} could not be broadcast to 
 
 @rule(nd.ScatterOp)
 def lower_scatter(lw: Lowerer, op):
-    """The value's shape and the indices are checked first (no partial update on an error),
-    then one sequential nest in C order writes, so the last of repeated indices wins."""
+    """The index shapes, the value's shape and the indices are checked first, in NumPy's
+    order (no partial update on an error), then one sequential nest in C order writes, so
+    the last of repeated indices wins."""
     em = lw.em
     buf, out, operand = _update(lw, op)
-    idx = operand(1)
-    axis = op.attr("axis")
-    n = out.shape[axis]
-    r = idx.rank
-    shape = tuple(out.shape[:axis]) + tuple(idx.shape) + tuple(out.shape[axis + 1:])
-    v = _fit(em, operand(2), shape, _MISMATCH)  # NumPy checks the value first
-    wrap = checked_index_array(em, idx, n, op.attr("index_axis", axis))
-
-    def store(ridx):
-        j = wrap(idx.load(ridx[axis:axis + r]))
-        em.store(v.load(ridx), buf, ridx[:axis] + (j,) + ridx[axis + r:])
-    em.nest(shape, store)
+    count = len(op.indices)
+    index = IntegerIndex(em, op, out.shape, [operand(1 + m) for m in range(count)])
+    v = _fit(em, operand(1 + count), index.region, _MISMATCH)  # NumPy checks the value first
+    index_map = index.check()
+    em.nest(index.region, lambda ridx: em.store(v.load(ridx), buf, index_map(ridx)))
     return [out]
 
 

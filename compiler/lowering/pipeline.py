@@ -8,6 +8,7 @@ below; importing this module fails if an ``np`` op has no rule.
 from __future__ import annotations
 
 from ..dialects import builtin, func
+from ..dialects import linalg as la
 from ..dialects import np as npd
 from ..errors import unsupported
 from ..ir.verifier import verify
@@ -17,14 +18,17 @@ from . import (  # noqa: F401
     effects,
     elementwise,
     indexing,
+    linalg,
     matmul,
     mutation,
     reduction,
+    sort,
 )
 from .control_flow import lower_function
 from .lowerer import RULES
 
-_missing = sorted(cls.name for cls in npd.NUMPY_OPS.values() if cls not in RULES)
+_missing = sorted(cls.name for cls in (*npd.NUMPY_OPS.values(), *la.LINALG_OPS.values())
+                  if cls not in RULES)
 if _missing:
     raise ImportError("np ops without a lowering rule: " + ", ".join(_missing))
 

@@ -40,13 +40,13 @@ from ..dialects import complex as complex_dialect
 from ..dialects import np as npd
 from ..ir.attributes import UnitAttr
 from ..ir.core import Value
+from . import pairwise as PW
 from . import scalar as S
 from .context import Emitter
 from .index_expr import Expr, of_buffer, splat
 from .lowerer import Lowerer, materializer, rule
 
-BLOCK = 128
-LANES = 8
+BLOCK, LANES = PW.BLOCK, PW.LANES
 CHUNK = 1 << 16   # elements per partial result of a large full reduction
 
 
@@ -75,6 +75,9 @@ def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
         ident = 0 if big else -1
     else:
         ident = -(1 << (width - 1)) if big else (1 << (width - 1)) - 1
+    if t == T.f16:   # HALF_maximum's reduction: the first of equal values, NaN propagates
+        fn = S.maximum if big else S.minimum
+        return (lambda a, x: fn(em, t, a, x)), em.const(ident, lt)
     if T.is_float(t):  # IEEE maximum/minimum: NaN propagates, a zero max is +0.0
         cls = arith.MaximumFOp if big else arith.MinimumFOp
         # the sign of a zero result does not matter to the loop (the backend adds LLVM's
@@ -89,18 +92,10 @@ def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp, block=BLOCK, la
     """Add ``load1(j)`` for j < n to the compensated sum (total, comp), by blocks of
     ``block``. The ``lanes`` partial sums of a block carry in one vector register
     (``grafo.lanes``)."""
-    zero = em.const(0.0, T.lowered(t))
     add = lambda a, b: S.add(em, t, a, b)  # noqa: E731
 
     def one_block(b0, total, comp):
-        size = em.min(em.sub(n, b0), block)
-        full = em.mul(em.floordiv(size, lanes), lanes)
-        acc = em.loop(full, lambda j, *acc: [add(acc[i], load1(em.add(em.add(b0, j), i)))
-                                             for i in range(lanes)],
-                      [zero] * lanes, step=lanes, lanes=lanes)
-        while len(acc) > 1:
-            acc = [add(acc[i], acc[i + 1]) for i in range(0, len(acc), 2)]
-        (s,) = em.loop(size, lambda j, s: [add(s, load1(em.add(b0, j)))], acc, lb=full)
+        s = PW.block(em, T.lowered(t), b0, em.min(em.sub(n, b0), block), load1, lanes)
         y = em.op(arith.SubFOp, s, comp)
         nxt = add(total, y)
         c = em.op(arith.SubFOp, em.op(arith.SubFOp, nxt, total), y)
@@ -109,10 +104,32 @@ def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp, block=BLOCK, la
     return em.loop(n, one_block, [total, comp], step=block, version=True)
 
 
+def _half_point(em, kind, t, red_shape, load_at):
+    """A float16 input's sum or product as NumPy's inner loop computes it (``t``: float16, or
+    float32 for a sum cast to it, ``np.mean``'s): in float32 over the C-order elements, the
+    sum pairwise (``pairwise.py``), rounded to ``t`` once."""
+    n = em.product(red_shape)
+
+    def load1(j):
+        idx = []
+        for d in reversed(red_shape[1:]):
+            idx.append(em.mod(j, d))
+            j = em.floordiv(j, d)
+        return em.cast(arith.ExtFOp, load_at((j, *reversed(idx))), T.f32)
+    if kind == "prod":
+        (v,) = em.loop(n, lambda j, acc: [em.op(arith.MulFOp, acc, load1(j))],
+                       [em.const(1.0, T.f32)])
+    else:
+        v = (PW.pairwise if t == T.f16 else PW.buffered)(em, n, load1)
+    return em.cast(arith.TruncFOp, v, T.f16) if t == T.f16 else v
+
+
 def _reduce_point(em, kind, t, x_el, red_shape, load_at, block=BLOCK, lanes=LANES):
     """The reduction of ``load_at(reduced index)`` over ``red_shape`` (one output element).
     A complex sum adds its parts as float sums of half the block and lanes: NumPy's pairwise
     sum of a complex array runs over its interleaved floats."""
+    if x_el == T.f16 and kind in ("sum", "prod") and red_shape:
+        return _half_point(em, kind, t, red_shape, load_at)
     pre = (lambda v: S.truthy(em, x_el, v)) if kind in ("any", "all") else (lambda v: v)
     if kind == "sum" and T.is_complex(t) and red_shape:
         part = T.real_type(t)
@@ -130,7 +147,7 @@ def _reduce_point(em, kind, t, x_el, red_shape, load_at, block=BLOCK, lanes=LANE
     combine, ident = monoid(em, kind, t, nsz=True)
     (acc,) = em.nest(red_shape, lambda idx, acc: [combine(acc, pre(load_at(idx)))], [ident],
                      version=True)
-    if kind in ("max", "min") and T.is_float(t):
+    if kind in ("max", "min") and T.is_float(t) and t != T.f16:
         return _zero_sign(em, kind, t, acc, red_shape, load_at)
     return acc
 
@@ -164,7 +181,7 @@ def _reduce_all(em, kind, t, x_el, red_shape, load_at):
     depend on the thread count, so neither does the result; float sums stay compensated in
     each chunk and across chunks."""
     size = em.product(red_shape)
-    if isinstance(size, int) and size < 2 * CHUNK:
+    if (isinstance(size, int) and size < 2 * CHUNK) or x_el == T.f16:   # f16: NumPy's order
         return _reduce_point(em, kind, t, x_el, red_shape, load_at)
     if not isinstance(size, int):   # the static rule, decided at run time
         small = em.cmpi("slt", size, em.index(2 * CHUNK))
@@ -233,7 +250,19 @@ def lower_reduce(lw: Lowerer, op):
     done = lw.precomputed.pop(op.result, None)
     if done is not None:
         return [done]
-    return [_lower_reduce(lw, op, lw.expr(op.input))]
+    return [_lower_reduce(lw, op, _input(lw, op))]
+
+
+def _input(lw: Lowerer, op):
+    """The ``Expr`` a reduction reads: for a float32 sum of a float16 array cast to float32
+    (``np.mean``, ``dtype=np.float32``) the float16 array, which ``_half_point`` sums in
+    NumPy's buffers."""
+    src = op.input.owner_op()
+    if (op.attr("kind") == "sum" and isinstance(src, npd.AsTypeOp)
+            and T.element_type(src.input.type) == T.f16
+            and T.element_type(op.result.type) == T.f32):
+        return lw.expr(src.input)
+    return lw.expr(op.input)
 
 
 def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
@@ -287,7 +316,8 @@ def _lower_reduce(lw: Lowerer, op, x: Expr, row_prologue=None):
         adds along the reduced axes in increasing order)."""
         combine, ident = monoid(em, kind, t)
         em.nest(out_shape, lambda idx: em.store(ident, buf, idx), parallel=True)
-        pre = (lambda v: S.truthy(em, x.element, v)) if kind in ("any", "all") else (lambda v: v)
+        pre = (lambda v: S.truthy(em, x.element, v)) if kind in ("any", "all") else (
+            lambda v: S.astype(em, x.element, t, v))   # a float16 input of a float32 sum
 
         def accumulate(nidx):
             idx = [None] * x.rank

@@ -256,26 +256,43 @@ def _ipow(em, t, a, b, zero, one):
     return loop.results[0]
 
 
+def _pick(em, pred, nan_of, a, b):
+    """``a`` where ``cmpf(pred, a, b)`` or ``nan_of`` is NaN, else ``b``."""
+    return em.select(em.op(arith.OrIOp, em.cmpf(pred, a, b), em.cmpf("uno", nan_of, nan_of)),
+                     a, b)
+
+
 def maximum(em, t, a, b):
     """``np.maximum``: NaN propagates; between equal values (``+0.0``, ``-0.0``) NumPy's
-    loops return ``b``, on every layout."""
+    loops return ``b``, on every layout, but float16's (``HALF_maximum``) ``a``."""
+    if t == T.f16:
+        return _pick(em, "oge", a, a, b)
     if _k(t) == "f":
-        return em.select(em.op(arith.OrIOp, em.cmpf("ogt", a, b), em.cmpf("uno", a, a)), a, b)
+        return _pick(em, "ogt", a, a, b)
     return em.op(arith.MaxSIOp if _k(t) == "s" else arith.MaxUIOp, a, b)
 
 
 def minimum(em, t, a, b):
-    """``np.minimum``: NaN propagates; equal values give ``b``, as ``np.maximum``."""
+    """``np.minimum``: NaN propagates; equal values give ``b`` (float16: ``a``), as
+    ``np.maximum``."""
+    if t == T.f16:
+        return _pick(em, "ole", a, a, b)
     if _k(t) == "f":
-        return em.select(em.op(arith.OrIOp, em.cmpf("olt", a, b), em.cmpf("uno", a, a)), a, b)
+        return _pick(em, "olt", a, a, b)
     return em.op(arith.MinSIOp if _k(t) == "s" else arith.MinUIOp, a, b)
 
 
 def fmax(em, t, a, b):
+    """``np.fmax``: NaN ignored; float16 (``HALF_fmax``) returns ``a`` between equals."""
+    if t == T.f16:
+        return _pick(em, "oge", b, a, b)
     return em.op(arith.MaxNumFOp, a, b) if _k(t) == "f" else maximum(em, t, a, b)
 
 
 def fmin(em, t, a, b):
+    """``np.fmin``: as ``np.fmax``."""
+    if t == T.f16:
+        return _pick(em, "ole", b, a, b)
     return em.op(arith.MinNumFOp, a, b) if _k(t) == "f" else minimum(em, t, a, b)
 
 
@@ -288,7 +305,16 @@ def copysign(em, t, a, b):
 
 
 def hypot(em, t, a, b):
-    """``m * sqrt(1 + (n/m)**2)`` with m = max(|a|, |b|): no overflow; inf beats NaN (C99)."""
+    """``m * sqrt(1 + (n/m)**2)`` with m = max(|a|, |b|): no overflow; inf beats NaN (C99).
+    float16: NumPy's ``hypotf`` rounded to float16, computed as ``sqrt(a*a + b*b)`` in
+    float64 (exact squares and sum of halves), rounded to float32 and then to float16."""
+    if t == T.f16:
+        x, y = (em.op(math.AbsFOp, em.cast(arith.ExtFOp, v, T.f64)) for v in (a, b))
+        inf = _c(em, _math.inf, T.f64)
+        h = em.op(math.SqrtOp, em.op(arith.AddFOp, em.op(arith.MulFOp, x, x),
+                                     em.op(arith.MulFOp, y, y)))
+        h = em.select(em.op(arith.OrIOp, em.cmpf("oeq", x, inf), em.cmpf("oeq", y, inf)), inf, h)
+        return em.cast(arith.TruncFOp, em.cast(arith.TruncFOp, h, T.f32), T.f16)
     zero, one, inf = _c(em, 0.0, t), _c(em, 1.0, t), _c(em, _math.inf, t)
     x, y = em.op(math.AbsFOp, a), em.op(math.AbsFOp, b)
     big, small = em.op(arith.MaximumFOp, x, y), em.op(arith.MinimumFOp, x, y)
@@ -518,6 +544,8 @@ def astype(em: Emitter, src: T.Type, dst: T.Type, x: Value) -> Value:
             em.check(em.cmpf("ord", x, x), "ValueError", "cannot convert float NaN to integer")
             em.check(isfinite(em, src, x), "OverflowError",
                      "cannot convert float infinity to integer")
+        if src == T.f16 and ld == T.i32 and kd == "u":   # NumPy's half casts go through int64
+            return em.cast(arith.TruncIOp, em.cast(arith.FPToSIOp, x, T.i64), ld)
         return em.cast(arith.FPToUIOp if kd == "u" else arith.FPToSIOp, x, ld)
     if kd == "f":
         return em.cast(arith.SIToFPOp if ks == "s" else arith.UIToFPOp, x, ld)
@@ -530,7 +558,19 @@ def where(em, t, c, a, b):
     return em.select(c, a, b)
 
 
-SCALAR = {
+def _in_float32(fn):
+    """``fn`` as NumPy's float16 loops compute it: the operands converted to float32, the
+    float32 function, its result rounded to float16 once (``npy_half_to_float``,
+    ``npy_float_to_half``); other types as they are."""
+    def wrapped(em, t, *xs):
+        if t != T.f16:
+            return fn(em, t, *xs)
+        r = fn(em, T.f32, *[em.cast(arith.ExtFOp, x, T.f32) for x in xs])
+        return em.cast(arith.TruncFOp, r, T.f16) if r.type == T.f32 else r
+    return wrapped
+
+
+_SCALAR = {
     npd.AddOp: add, npd.SubtractOp: subtract, npd.MultiplyOp: multiply, npd.DivideOp: divide,
     npd.FloorDivideOp: floor_divide, npd.RemainderOp: remainder, npd.FmodOp: fmod,
     npd.PowerOp: power, npd.MaximumOp: maximum, npd.MinimumOp: minimum, npd.FmaxOp: fmax,
@@ -547,6 +587,9 @@ SCALAR = {
     npd.ConjugateOp: positive, npd.RealOp: positive, npd.ComplexOp: CS.create_from_parts,
     **{n: _math_unary(m) for n, m in MATH_UNARY.items()},
 }
+# functions with float16 code of their own (selections of an operand are exact in float16)
+_OWN_FLOAT16 = (where, maximum, minimum, fmax, fmin, hypot)
+SCALAR = {cls: fn if fn in _OWN_FLOAT16 else _in_float32(fn) for cls, fn in _SCALAR.items()}
 
 
 

@@ -2,7 +2,8 @@
 
 Passes: ``fold`` (constant folding), ``canonicalize`` (folding + rewrite patterns to a fixed
 point), ``cse`` (common subexpression elimination), ``dce`` (dead code elimination),
-``fuse-loops`` (sibling parallel loop fusion on loop-level IR), ``parallelize-loops``
+``arith-emulate-unsupported-floats`` (``f16`` arithmetic computed in ``f32``), ``fuse-loops``
+(sibling parallel loop fusion on loop-level IR), ``parallelize-loops``
 (explicit loops with independent iterations marked parallel), ``interrupt-polls`` (where long
 loops poll for a Ctrl-C).
 ``PassManager.parse(DEFAULT_PIPELINE).run(module)`` is the optimization pipeline the compiler
@@ -14,6 +15,7 @@ from . import (  # noqa: F401  (registers the passes)
     canonicalize,
     cse,
     dce,
+    emulate_floats,
     fold,
     fuse_loops,
     interrupt_polls,

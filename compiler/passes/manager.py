@@ -26,7 +26,7 @@ PASSES: dict[str, type["Pass"]] = {}
 DEFAULT_PIPELINE = "canonicalize,cse,dce"
 # Run after DEFAULT_PIPELINE (or a user's pipeline) on loop-level IR for the CPU; polls go
 # last, as they depend on the loops that fusion leaves.
-LOOP_PIPELINE = "parallelize-loops,fuse-loops,interrupt-polls"
+LOOP_PIPELINE = "arith-emulate-unsupported-floats,parallelize-loops,fuse-loops,interrupt-polls"
 
 
 class Pass:
@@ -48,7 +48,7 @@ class Pass:
 
 def known_passes() -> list[str]:
     """The names of all registered passes, sorted."""
-    from . import canonicalize, cse, dce, fold, fuse_loops, interrupt_polls  # noqa: F401
+    from . import canonicalize, cse, dce, emulate_floats, fold, fuse_loops, interrupt_polls  # noqa: F401
     return sorted(PASSES)
 
 

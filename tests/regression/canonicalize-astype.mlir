@@ -1,7 +1,8 @@
 // RUN: grafo opt %s --pass-pipeline=canonicalize | filecheck %s
 
 /// astype to the operand's own type is removed; a real conversion stays, and so does a copy
-/// into C order (ndarray.copy of a possibly transposed array: a float sum's order reads it).
+/// into C or Fortran order (ndarray.copy of a possibly transposed array, np.asfortranarray:
+/// a float sum's order reads it).
 
 "builtin.module"() ({
   // CHECK: ^bb0(%[[X:.*]]: tensor<3xf32>):
@@ -23,4 +24,13 @@
     %0 = "np.astype"(%y) {order = "C"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
     "func.return"(%0) : (tensor<2x3xf32>) -> ()
   }) {function_type = (tensor<2x3xf32>) -> tensor<2x3xf32>, sym_name = "c_copy"} : () -> ()
+  // CHECK: ^bb0(%[[Z:.*]]: tensor<2x3xf32>):
+  // CHECK-NEXT: %[[F:.*]] = "np.astype"(%[[Z]]) {order = "F"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK-NEXT: "func.return"(%[[F]])
+  // CHECK-LABEL: sym_name = "f_copy"
+  "func.func"() ({
+  ^bb0(%z: tensor<2x3xf32>):
+    %0 = "np.astype"(%z) {order = "F"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    "func.return"(%0) : (tensor<2x3xf32>) -> ()
+  }) {function_type = (tensor<2x3xf32>) -> tensor<2x3xf32>, sym_name = "f_copy"} : () -> ()
 }) : () -> ()

@@ -189,6 +189,8 @@ class _PyEntry:
             return self.choose(cases, PTR)
         exact = (lambda: self.is_(tp, L.scalar_types[spec.dtype]),
                  lambda: self.load(obj, value_at, ty))
+        if kind == "f" and spec.dtype.itemsize == 2:   # float16 bits: others take ctypes
+            return self.choose([exact], ty)
         if kind == "f":
             from_float = (lambda: self.is_(tp, L.float_type),
                           lambda: self.load(obj, value_at, F64) if ty == F64 else

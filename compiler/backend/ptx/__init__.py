@@ -151,8 +151,11 @@ class CudaBackend(Backend):
 
     def prepare(self, module):
         """The tensor-level rewrites of the CUDA target (``matmul.prepare``,
-        ``gpu_reduce.prepare``). Raises CompileError (NotImplementedError) at the first op
-        with a complex operand or result: the CUDA runtime moves real dtypes only."""
+        ``gpu_reduce.prepare``). Raises the CompileError ``errors.unsupported`` (for complex
+        also a NotImplementedError) at the first op with a float16 or complex value: the
+        kernels lack float16's NumPy semantics (float32 arithmetic, sums in NumPy's order),
+        and the CUDA runtime moves real dtypes only."""
+        _reject_float16(module)
         _refuse_complex(module)
         return GR.prepare(MM.prepare(module))
 
@@ -166,6 +169,15 @@ def _refuse_complex(module) -> None:
             raise unsupported("complex numbers are not supported on the cuda target", op.loc,
                               "compute with the real and imaginary parts as float arrays, "
                               "or compile for the CPU")
+
+
+def _reject_float16(module) -> None:
+    for op in module.walk():
+        for v in (*op.operands, *op.results):
+            if T.element_type(v.type) == T.f16:
+                raise unsupported("float16 is not supported by the CUDA back end yet", op.loc,
+                                  "compute in float32 (x.astype(np.float32)) or compile for "
+                                  "the CPU")
 
 
 __all__ = ["CudaBackend", "CudaTarget", "PTXModule", "compile_module"]

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from llvmlite import ir
 
 from ... import types as T
-from ...dialects import func, grafo, math, memref
+from ...dialects import func, grafo, lapack, math, memref
 from ...dialects.builtin import ModuleOp
 from ...errors import unsupported
 from ..llvm.descriptor import MemRef
@@ -140,6 +140,7 @@ OVERRIDES[memref.AllocOp] = _unsupported("a buffer allocation (memref.alloc)")
 OVERRIDES[memref.DeallocOp] = _unsupported(memref.DeallocOp.name)
 OVERRIDES[grafo.PrintOp] = _unsupported("print")
 OVERRIDES[func.CallOp] = _unsupported("a function call")
+OVERRIDES.update({cls: _unsupported(f"LAPACK ({cls.name})") for cls in lapack.ROUTINE_OPS})
 
 
 class KernelEmitter(Emitter):

@@ -126,6 +126,14 @@ def mean_all(a):
     return np.mean(a)
 
 
+def sort_stable(a):
+    return np.sort(a, kind="stable")
+
+
+def search_right(a, v):
+    return np.searchsorted(a, v, side="right")
+
+
 def max_keepdims(a):
     return np.max(a, axis=0, keepdims=True)
 
@@ -148,6 +156,14 @@ def slicing(a):
 
 def int_index(a, i):
     return a[i]
+
+
+def index_points(a, i, j):
+    return a[i, :, j]
+
+
+def scatter_points(a, i, j):
+    a[i, j] = 1.0
 
 
 def promotion(a, b):
@@ -258,8 +274,26 @@ def complex_scalar(a, b):
     return a * b, abs(a), a == b
 
 
+def optional_stop(a, k):
+    return a[:k or None]
+
+
+def run_time_step(a, s):
+    return a[::s]
+
+
+def zero_d_or_scalar(x):
+    if x > 0:
+        return x
+    return np.zeros_like(x)
+
+
 def not_a_function():
     return None
 
 
 CONSTANT = 1
+
+
+def linalg_solve(a, b):
+    return np.linalg.solve(a, b)

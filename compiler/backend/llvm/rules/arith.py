@@ -22,11 +22,16 @@ from llvmlite import ir
 
 from ....dialects import arith
 from ....ir.attributes import FloatAttr, IntegerAttr
+from .. import half
 from ..types import scalar
 from .registry import rule
 
 
 def _const(ty: ir.Type, v) -> ir.Constant:
+    if ty == half.HALF:   # by its bits: LLVM's text takes only exactly representable doubles
+        with np.errstate(over="ignore"):
+            bits = int(np.array(v, np.float16).view(np.uint16))
+        return ir.Constant(half.I16, bits).bitcast(ty)
     if isinstance(ty, ir.IntType):
         v = int(v) & ((1 << ty.width) - 1)
         if ty.width > 1:
@@ -220,10 +225,21 @@ def _cast(method: str):
 
 
 for _cls, _method in ((arith.ExtSIOp, "sext"), (arith.ExtUIOp, "zext"),
-                      (arith.TruncIOp, "trunc"), (arith.ExtFOp, "fpext"),
-                      (arith.TruncFOp, "fptrunc"), (arith.SIToFPOp, "sitofp"),
+                      (arith.TruncIOp, "trunc"), (arith.SIToFPOp, "sitofp"),
                       (arith.UIToFPOp, "uitofp"), (arith.BitcastOp, "bitcast")):
     rule(_cls)(_cast(_method))
+
+
+@rule(arith.ExtFOp)
+def extf(fe, op):
+    x, ty = fe.operand(op, 0), scalar(op.result.type)
+    return [half.extend(fe.b, x, ty) if x.type == half.HALF else fe.b.fpext(x, ty)]
+
+
+@rule(arith.TruncFOp)
+def truncf(fe, op):
+    x, ty = fe.operand(op, 0), scalar(op.result.type)
+    return [half.truncate(fe.b, x) if ty == half.HALF else fe.b.fptrunc(x, ty)]
 
 
 def _resize(b: ir.IRBuilder, v, ty: ir.IntType, signed: bool):

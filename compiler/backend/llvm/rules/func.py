@@ -13,7 +13,7 @@ from llvmlite import ir
 from .... import types as T
 from ....dialects import func
 from ..descriptor import MemRef
-from ..types import I1, I8, I32, PTR, abi_param, descriptor, scalar, storage
+from ..types import I32, PTR, abi_param, descriptor, from_storage, storage, to_storage
 from .registry import rule
 
 
@@ -24,7 +24,7 @@ def return_(fe, op):
         if isinstance(v, MemRef):
             v.store(b, ptr)
         else:
-            b.store(b.zext(v, I8) if v.type == I1 else v, ptr)
+            b.store(to_storage(b, v), ptr)
     b.ret(ir.Constant(I32, 0))
 
 
@@ -44,7 +44,7 @@ def call(fe, op):
             b.store(v, slot)
             args.append(slot)
         else:
-            args.append(b.zext(v, I8) if v.type == I1 else v)
+            args.append(to_storage(b, v))
     outs = [fe.entry_alloca(descriptor(t.rank) if isinstance(t, T.MemRefType) else storage(t))
             for t in ftype.results]
     rc = b.call(fe.mod.impl(op.callee), [*args, *outs, fe.status, fe.arena])
@@ -54,7 +54,5 @@ def call(fe, op):
         if isinstance(t, T.MemRefType):
             results.append(MemRef.load(b, t, slot))
         else:
-            v = b.load(slot, typ=storage(t))
-            results.append(b.icmp_unsigned("!=", v, ir.Constant(I8, 0)) if scalar(t) == I1
-                           else v)
+            results.append(from_storage(b, b.load(slot, typ=storage(t)), t))
     return results

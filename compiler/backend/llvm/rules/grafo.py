@@ -14,7 +14,7 @@ from ....dialects import grafo
 from ....ir.attributes import dense_bytes
 from ..descriptor import MemRef
 from ..printing import PRINT_HOOK, print_global
-from ..types import I1, I8, I32, I64, PTR, STATUS_PARAMS, descriptor
+from ..types import I8, I32, I64, PTR, STATUS_PARAMS, descriptor, to_storage
 from .memref import field_at
 from .registry import rule
 
@@ -89,7 +89,7 @@ def print_(fe, op):
             slot = fe.entry_alloca(descriptor(t.rank))
             v.store(b, slot)
         else:
-            v = b.zext(v, I8) if v.type == I1 else v
+            v = to_storage(b, v)
             slot = fe.entry_alloca(v.type)
             b.store(v, slot)
         b.store(slot, b.gep(slots, [ir.Constant(I32, 0), ir.Constant(I32, k)], inbounds=True,

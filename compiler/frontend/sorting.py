@@ -1,0 +1,255 @@
+"""Sorting and what is built on it: ``np.sort``, ``np.argsort``, ``ndarray.sort`` (in place),
+``np.partition``, ``np.argpartition``, ``np.median``, ``np.unique`` and ``np.searchsorted``,
+written with ``np.sort`` (a stable sort, ``lowering/sort.py``), ``np.searchsorted`` and the
+``np`` ops of ``arrays``.
+
+Every ``kind`` gives the stable order: ``kind="stable"``/``"mergesort"`` must, and the
+other kinds leave the order of equal elements unspecified in NumPy. A full sort satisfies
+the partition contract (every element before ``kth`` is at most, every one after at least
+the ``kth`` element, which is the one the sorted array has there).
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import types as T
+from ..dialects import np_data as nd
+from . import arrays as A
+from . import mutation, statistics
+from .indexing import subscript
+from .ops import apply_ufunc, cast, check, dim, materialize
+from .shape_functions import concatenate
+from .values import Constant, SliceValue, TupleValue
+
+_KINDS = ("quicksort", "mergesort", "heapsort", "stable")
+
+
+def _rank(x) -> int:
+    return len(T.shape_of(x.type))
+
+
+def _kind(cx, kind, stable) -> None:
+    """NumPy's checks of ``kind=`` and ``stable=`` (compile-time values)."""
+    if not A.is_none(stable) and not A.is_none(kind):
+        cx.fail("`kind` and keyword parameters can't be provided at the same time. Use only "
+                "one of them.", kind=ValueError)
+    if not A.is_none(stable):
+        A.bool_of(cx, stable, "stable")
+    if A.is_none(kind):
+        return
+    if not isinstance(kind, Constant) or not isinstance(kind.value, str):
+        cx.fail("kind must be a string known at compile time")
+    if not any(k.startswith(kind.value.lower()[:1]) for k in _KINDS) or not kind.value:
+        cx.fail(f"sort kind must be one of 'quick', 'heap', or 'stable' (got '{kind.value}')",
+                kind=ValueError)
+
+
+def sorted_along(cx, x, axis, arg: bool):
+    """``(sorted x or its argsort, axis)``: flattened when ``axis`` is None (an argument
+    left out, Python's None, is the last axis)."""
+    x = materialize(cx, x)
+    if axis is None:
+        axis = Constant(-1)
+    if A.is_none(axis):
+        x, ax = A.reshape(cx, x, Constant(-1)), 0
+    else:
+        ax = A.normalize_axis(cx, A.int_constant(cx, axis, "axis"), _rank(x))
+    return cx.emit(nd.SortOp, [x], {"axis": ax, "arg": arg}), ax
+
+
+def _sort(arg: bool):
+    def impl(cx, x, axis=None, kind=None, order=None, stable=None):
+        """``np.sort`` / ``np.argsort``: the stable order along ``axis`` (flattened when None),
+        NaNs last; argsort gives int64 positions."""
+        if not A.is_none(order):
+            cx.fail("the 'order' argument is not supported")
+        _kind(cx, kind, stable)
+        x = materialize(cx, x)
+        if _rank(x) == 0 and not A.is_none(axis):
+            k = -1 if axis is None else A.int_constant(cx, axis, "axis")
+            cx.fail(f"axis {k} is out of bounds for array of dimension 0", kind=ValueError)
+        return sorted_along(cx, x, axis, arg)[0]
+    return impl
+
+
+def sort_in_place(cx, x, axis=None, kind=None, order=None, stable=None):
+    """``ndarray.sort``: sorts ``x`` (an array or a view of one) along ``axis``; None."""
+    if not A.is_none(order):
+        cx.fail("the 'order' argument is not supported")
+    _kind(cx, kind, stable)
+    if _rank(x) == 0:
+        cx.fail("Cannot sort a 0-d array", kind=ValueError)
+    axis = Constant(-1) if axis is None else Constant(A.int_constant(cx, axis, "axis"))
+    out, _ = sorted_along(cx, x, axis, False)
+    mutation.mutate(cx, x, mutation.setitem(cx, x, Constant(()), out))
+    return Constant(None)
+
+
+def _partition(arg: bool):
+    def impl(cx, x, kth, axis=None, kind=None, order=None):
+        """``np.partition`` / ``np.argpartition``: a full stable sort, which satisfies the
+        contract; ``kth`` (an int or a sequence, known at compile time) is checked as NumPy
+        does (ValueError "kth(=k) out of bounds (n)")."""
+        if not A.is_none(order):
+            cx.fail("the 'order' argument is not supported")
+        if not A.is_none(kind) and not (isinstance(kind, Constant) and kind.value == "introselect"):
+            cx.fail(f"{kind.value if isinstance(kind, Constant) else kind!r} is not a valid "
+                    "kind of selection", kind=ValueError)
+        x = materialize(cx, x)
+        out, ax = sorted_along(cx, x, axis, arg)
+        n = dim(cx, out, ax)
+        for k in A.items_of(cx, kth, "kth"):
+            if not isinstance(k, Constant) or isinstance(k.value, (float, bool, np.bool_)):
+                cx.fail("Partition index must be integer known at compile time", kind=TypeError)
+            k = A.int_constant(cx, k, "kth")
+            _check_kth(cx, k, n)
+        return out
+    return impl
+
+
+def _check_kth(cx, k: int, n) -> None:
+    message = f"kth(={k}) out of bounds ({{0}})"
+    if isinstance(n, Constant):
+        if not -n.value <= k < n.value:
+            cx.fail(message.format(n.value), kind=ValueError)
+        return
+    low = apply_ufunc(cx, np.less_equal, [apply_ufunc(cx, np.negative, [n], operator.neg),
+                                          Constant(k)], operator.le)
+    high = apply_ufunc(cx, np.greater, [n, Constant(k)], operator.gt)
+    check(cx, apply_ufunc(cx, np.logical_and, [low, high]), "ValueError", message,
+          [A.astype(cx, n, Constant(np.int64))])
+
+
+def _slice(start, stop=None):
+    return SliceValue(start, Constant(stop) if stop is None else stop, Constant(None))
+
+
+def median(cx, x, axis=None, out=None, overwrite_input=None, keepdims=None):
+    """``np.median``: the mean of the middle one or two elements of the sorted data along
+    ``axis`` (an int or None); float64 for integers and bools, the input's float type
+    otherwise; NaN where a slice holds a NaN, as NumPy's ``_median_nancheck``. An empty slice
+    gives NaN."""
+    if not A.is_none(out):
+        cx.fail("the 'out' argument is not supported", "use the returned array instead")
+    x = materialize(cx, x)
+    if isinstance(axis, TupleValue) or (isinstance(axis, Constant)
+                                        and isinstance(axis.value, tuple)):
+        cx.fail("np.median with a tuple of axes is not supported", "pass one axis or None")
+    keep = not A.is_none(keepdims) and A.bool_of(cx, keepdims, "keepdims")
+    axis = Constant(None) if axis is None else axis
+    rank = _rank(x)
+    if rank == 0:
+        x = A.reshape(cx, x, Constant(1))
+    s, ax = sorted_along(cx, x, axis, False)
+    n = dim(cx, s, ax)
+    half = apply_ufunc(cx, np.floor_divide, [n, Constant(2)], operator.floordiv)
+    odd = apply_ufunc(cx, np.remainder, [n, Constant(2)], operator.mod)
+    lo = apply_ufunc(cx, np.subtract, [half, apply_ufunc(cx, np.subtract, [Constant(1), odd],
+                                                         operator.sub)], operator.sub)
+    lo = apply_ufunc(cx, np.maximum, [lo, Constant(0)], max)
+    hi = apply_ufunc(cx, np.add, [half, Constant(1)], operator.add)
+    full = _slice(Constant(None))
+    middle = subscript(cx, s, TupleValue((full,) * ax + (_slice(lo, hi),)))
+    result = A.mean(cx, middle, Constant(ax), Constant(True))
+    if T.is_float(T.strong(s.type)):
+        last = subscript(cx, s, TupleValue((full,) * ax + (_slice(Constant(-1)),)))
+        nan = A.reduce(cx, "any", apply_ufunc(cx, np.isnan, [last]), Constant(ax),
+                       Constant(True))
+        result = A.where(cx, nan, Constant(np.nan), result)
+    if keep:
+        return A.reshape(cx, result, Constant((1,) * rank)) if A.is_none(axis) else result
+    return subscript(cx, result, TupleValue((full,) * ax + (Constant(0),)))
+
+
+def searchsorted(cx, a, v, side=None, sorter=None):
+    """``np.searchsorted``: int64 insertion positions of ``v`` (an array or a scalar) in the
+    1-D ``a`` (read through the permutation ``sorter`` when given), both compared in their
+    common dtype; NaN sorts last. ``side`` is "left" (default) or "right"."""
+    where = "left" if A.is_none(side) else side.value if isinstance(side, Constant) else None
+    if not isinstance(where, str):
+        cx.fail("side must be a string known at compile time")
+    if where.lower()[:1] not in ("l", "r"):
+        cx.fail(f"search side must be 'left' or 'right' (got '{where}')", kind=ValueError)
+    a = materialize(cx, a)
+    if _rank(a) != 1:
+        cx.fail("object too deep for desired array" if _rank(a) > 1 else
+                "object of too small depth for desired array", kind=ValueError)
+    if not A.is_none(sorter):
+        a = subscript(cx, a, materialize(cx, sorter))
+    v = materialize(cx, v)
+    el = T.strong(T.promote(T.element_type(a.type), T.element_type(v.type)))
+    a, v = cast(cx, a, el), cast(cx, v, el)
+    side_name = "left" if where.lower()[:1] == "l" else "right"
+    return cx.emit(nd.SearchSortedOp, [a, v], {"side": side_name})
+
+
+def unique(cx, x, return_index=None, return_inverse=None, return_counts=None, axis=None,
+           equal_nan=None, sorted=None):
+    """``np.unique`` of the flattened array: its distinct values in sorted order (one NaN with
+    ``equal_nan``, the default), with the int64 positions of their first occurrences
+    (``return_index``), the int64 position of each element's value among them, in the
+    input's shape (``return_inverse``) and the int64 counts (``return_counts``); a tuple when
+    any of these is asked for, as NumPy. Built on the stable argsort, so equal values
+    (0.0 and -0.0) give the first occurrence."""
+    if not A.is_none(axis):
+        cx.fail("np.unique with an axis is not supported", "use axis=None")
+    want = [not A.is_none(f) and A.bool_of(cx, f, name) for f, name in (
+        (return_index, "return_index"), (return_inverse, "return_inverse"),
+        (return_counts, "return_counts"))]
+    nan_equal = A.is_none(equal_nan) or A.bool_of(cx, equal_nan, "equal_nan")
+    if not A.is_none(sorted) and not A.bool_of(cx, sorted, "sorted"):
+        cx.fail("np.unique with sorted=False is not supported")
+    x = materialize(cx, x)
+    perm, _ = sorted_along(cx, x, Constant(None), True)
+    s = subscript(cx, A.reshape(cx, x, Constant(-1)), perm)
+    head = subscript(cx, s, _slice(Constant(None), Constant(1)))
+    first = A.full_like(cx, head, Constant(True), Constant(np.bool_))
+    after = subscript(cx, s, _slice(Constant(1)))
+    before = subscript(cx, s, _slice(Constant(None), Constant(-1)))
+    new = apply_ufunc(cx, np.not_equal, [after, before])
+    if nan_equal and T.is_float(T.strong(s.type)):
+        nans = apply_ufunc(cx, np.logical_and, [apply_ufunc(cx, np.isnan, [after]),
+                                                apply_ufunc(cx, np.isnan, [before])])
+        new = apply_ufunc(cx, np.logical_and, [new, apply_ufunc(cx, np.logical_not, [nans])])
+    mask = concatenate(cx, TupleValue((first, new)))
+    out = [subscript(cx, s, mask)]
+    if want[0]:
+        out.append(subscript(cx, perm, mask))
+    if want[1]:
+        rank = cast(cx, statistics.scan("sum")(cx, mask), T.i64)
+        rank = apply_ufunc(cx, np.subtract, [rank, Constant(1)])
+        inverse = A.full_like(cx, perm, Constant(0))
+        inverse = mutation.setitem(cx, inverse, perm, rank)
+        shape = TupleValue(tuple(dim(cx, x, k) for k in range(_rank(x))))
+        out.append(A.reshape(cx, inverse, shape))
+    if want[2]:
+        n = dim(cx, s, 0)
+        starts = subscript(cx, A.arange(cx, A.astype(cx, n, Constant(np.int64))), mask)
+        ends = concatenate(cx, TupleValue((subscript(cx, starts, _slice(Constant(1))),
+                                           A.full(cx, Constant(1), n, Constant(np.int64)))))
+        out.append(apply_ufunc(cx, np.subtract, [ends, starts]))
+    return out[0] if len(out) == 1 else TupleValue(tuple(out))
+
+
+_S = ["a", "axis=", "kind=", "order=", "stable="]
+_P = ["a", "kth", "axis=", "kind=", "order="]
+
+RULES = {
+    np.sort: ("np.sort", _sort(False), _S),
+    np.argsort: ("np.argsort", _sort(True), _S),
+    np.partition: ("np.partition", _partition(False), _P),
+    np.argpartition: ("np.argpartition", _partition(True), _P),
+    np.searchsorted: ("np.searchsorted", searchsorted, ["a", "v", "side=", "sorter="]),
+    np.unique: ("np.unique", unique, ["ar", "return_index=", "return_inverse=",
+                                      "return_counts=", "axis=", "equal_nan=", "sorted="]),
+    np.median: ("np.median", median, ["a", "axis=", "out=", "overwrite_input=", "keepdims="]),
+}
+
+METHODS = {
+    "argsort": ("ndarray.argsort", _sort(True), _S),
+    "sort": ("ndarray.sort", sort_in_place, _S),
+    "searchsorted": ("ndarray.searchsorted", searchsorted, ["a", "v", "side=", "sorter="]),
+}
