@@ -102,7 +102,7 @@ def test_bench_extra_installs_what_the_benchmarks_import():
     installed = _names(project["dependencies"]) | _names(
         project["optional-dependencies"]["bench"])
     local = {os.path.splitext(os.path.basename(p))[0]
-             for p in glob.glob(os.path.join(BENCHES, "*.py"))} | {"compiler", "runtime"}
+             for p in glob.glob(os.path.join(BENCHES, "*.py"))} | {"compiler", "runtime", "benches"}
     imported = {m for p in glob.glob(os.path.join(BENCHES, "*.py")) for m in _imports(p)}
     third_party = imported - set(sys.stdlib_module_names) - local - {"__future__"} - OPTIONAL
     assert "numba" in third_party and third_party <= installed, third_party - installed

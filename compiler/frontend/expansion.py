@@ -98,8 +98,12 @@ def _repeat_counts(cx, a: Value, r: Value, ax: int) -> Value:
         check(cx, ok, "ValueError", "operands could not be broadcast together with shape "
               "({0},) ({1},)", [cast(cx, n, T.i64), cast(cx, m, T.i64)])
     r = S.broadcast_to(cx, r, TupleValue((n,)))
-    check(cx, A.reduce(cx, "all", apply_ufunc(cx, np.greater_equal, [r, Constant(0)])),
-          "ValueError", "repeats may not contain negative values.")
+    nonneg = A.reduce(cx, "all", apply_ufunc(cx, np.greater_equal, [r, Constant(0)]))
+    # NumPy treats a one-element ``repeats`` as a scalar count, with the scalar's message.
+    check(cx, apply_ufunc(cx, np.logical_or, [nonneg, apply_ufunc(cx, np.not_equal,
+                                                                   [m, Constant(1)])]),
+          "ValueError", "negative dimensions are not allowed")
+    check(cx, nonneg, "ValueError", "repeats may not contain negative values.")
     padded = cx.emit(nd.ConcatenateOp, [r, A.full(cx, TupleValue((Constant(1),)), Constant(0),
                                                   Constant(np.int64))], {"axis": 0})
     most = cast(cx, A.reduce(cx, "max", padded), T.py_int)

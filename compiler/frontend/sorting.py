@@ -18,7 +18,7 @@ import numpy as np
 from .. import types as T
 from ..dialects import np_data as nd
 from . import arrays as A
-from . import mutation, statistics
+from . import creation, mutation, statistics
 from .indexing import subscript
 from .ops import apply_ufunc, cast, check, dim, materialize
 from .shape_functions import concatenate
@@ -206,7 +206,7 @@ def unique(cx, x, return_index=None, return_inverse=None, return_counts=None, ax
     perm, _ = sorted_along(cx, x, Constant(None), True)
     s = subscript(cx, A.reshape(cx, x, Constant(-1)), perm)
     head = subscript(cx, s, _slice(Constant(None), Constant(1)))
-    first = A.full_like(cx, head, Constant(True), Constant(np.bool_))
+    first = creation.full_like(cx, head, Constant(True), Constant(np.bool_))
     after = subscript(cx, s, _slice(Constant(1)))
     before = subscript(cx, s, _slice(Constant(None), Constant(-1)))
     new = apply_ufunc(cx, np.not_equal, [after, before])
@@ -221,7 +221,7 @@ def unique(cx, x, return_index=None, return_inverse=None, return_counts=None, ax
     if want[1]:
         rank = cast(cx, statistics.scan("sum")(cx, mask), T.i64)
         rank = apply_ufunc(cx, np.subtract, [rank, Constant(1)])
-        inverse = A.full_like(cx, perm, Constant(0))
+        inverse = creation.full_like(cx, perm, Constant(0))
         inverse = mutation.setitem(cx, inverse, perm, rank)
         shape = TupleValue(tuple(dim(cx, x, k) for k in range(_rank(x))))
         out.append(A.reshape(cx, inverse, shape))
