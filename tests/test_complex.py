@@ -520,6 +520,40 @@ def test_sort_is_numpys_lexicographic_order_with_nans_last(dtype):
     check(sort, z[::-2])
 
 
+def sort_family(z, v):
+    m = z.reshape(4, -1)
+    s = np.sort(z)
+    # NumPy's default kinds order equal keys (0.0, -0.0) as its CPU's sort does: the stable
+    # kinds and return_index pin its answer.
+    return (np.sort(m, axis=0, kind="stable"), np.argsort(m, axis=1, kind="stable"),
+            np.argsort(m, axis=None, kind="stable"),
+            np.unique(z, return_index=True, return_inverse=True, return_counts=True),
+            np.unique(z, return_index=True, equal_nan=False)[1], np.searchsorted(s, v),
+            np.searchsorted(s, v, side="right"))
+
+
+PARTS = [0.0, -0.0, -1.0, 1.0, 2.5, np.nan, np.inf, -np.inf]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(DTYPES),
+       st.lists(st.tuples(st.sampled_from(PARTS), st.sampled_from(PARTS)), min_size=8,
+                max_size=40).filter(lambda p: len(p) % 4 == 0),
+       st.lists(st.tuples(st.sampled_from(PARTS), st.sampled_from(PARTS)), max_size=6))
+def test_sorting_functions_follow_numpys_complex_order(dtype, pairs, probes):
+    """Ties (0.0 and -0.0, repeated values) and every NaN placement: the stable order,
+    unique's NaN collapsing and searchsorted's binary search all use NumPy's order."""
+    z = np.array([complex(r, i) for r, i in pairs], dtype)
+    v = np.array([complex(r, i) for r, i in probes], dtype)
+    got, want = both(sort_family, z, v)
+    for g, w in zip(got, want, strict=True):
+        for gi, wi in zip(*((g, w) if isinstance(w, tuple) else ((g,), (w,))), strict=True):
+            if np.asarray(wi).dtype.kind == "c" and not isinstance(w, tuple):
+                bits_equal(gi, wi)
+            else:
+                assert_same(gi, wi)
+
+
 def test_the_cuda_target_refuses_complex_numbers_cleanly():
     with pytest.raises(compiler.CompileError, match="complex numbers are not supported on the "
                                                     "cuda target") as info:

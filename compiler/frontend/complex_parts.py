@@ -19,6 +19,7 @@ import numpy as np
 from .. import types as T
 from ..dialects import np as npd
 from . import arrays as A
+from .creation import full_like
 from .ops import apply_ufunc, cast, materialize, value_type
 from .values import Constant
 
@@ -39,7 +40,7 @@ def imag(cx, x):
         if not T.shape_of(t) and not isinstance(t, T.TensorType):
             return Constant(T.to_dtype(t).type(0)) if not T.is_weak(t) else Constant(
                 {"int": 0, "float": 0.0, "bool": 0}[T.element_type(t).kind])
-        zeros = materialize(cx, A.full_like(cx, x, Constant(0)))
+        zeros = materialize(cx, full_like(cx, x, Constant(0)))
         cx.frozen[zeros] = ("assignment destination is read-only: the imaginary part of a "
                             "real array is a read-only array of zeros",
                             "make the array complex first (z = x.astype(np.complex128))")
