@@ -13,6 +13,7 @@ from .. import effects
 from .. import types as T
 from . import arrays as A
 from . import creation, expansion, linalg, manipulation, shape_functions, sorting, statistics
+from . import covariance, histograms
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
@@ -173,7 +174,8 @@ NUMPY.update({
     np.size: signature("np.size", _size, ["a"]),
 })
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
-               creation.RULES, manipulation.RULES, expansion.RULES):
+               creation.RULES, manipulation.RULES, expansion.RULES, histograms.RULES,
+               covariance.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY[np.meshgrid] = expansion.meshgrid
