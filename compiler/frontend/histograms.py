@@ -216,8 +216,8 @@ def histogram(cx, a, bins=None, range=None, density=None, weights=None):
     if not A.is_none(weights):
         weights = materialize(cx, weights)
         wshape = T.shape_of(weights.type)
-        if len(wshape) != len(shape) or any(
-                p is not None and q is not None and p != q for p, q in zip(wshape, shape)):
+        if len(wshape) != len(shape) or any(p is not None and q is not None and p != q
+                                            for p, q in zip(wshape, shape, strict=True)):
             cx.fail("weights should have the same shape as a.", kind=ValueError)
         if T.is_bool(T.strong(weights.type)):
             cx.fail("np.histogram with bool weights is not supported")

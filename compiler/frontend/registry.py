@@ -12,8 +12,17 @@ import numpy as np
 from .. import effects
 from .. import types as T
 from . import arrays as A
-from . import creation, expansion, linalg, manipulation, shape_functions, sorting, statistics
-from . import covariance, histograms
+from . import (
+    covariance,
+    creation,
+    expansion,
+    histograms,
+    linalg,
+    manipulation,
+    shape_functions,
+    sorting,
+    statistics,
+)
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
