@@ -45,8 +45,9 @@ def _one_d(cx, x, what: str):
     x = materialize(cx, x)
     rank = _rank(x)
     if rank != 1:
-        cx.fail(f"{what}: " + ("object too deep for desired array" if rank > 1 else
-                               "object of too small depth for desired array"), kind=ValueError)
+        cx.fail("object too deep for desired array" if rank > 1 else
+                "object of too small depth for desired array", kind=ValueError,
+                hint=f"{what} must be 1-D")
     return x
 
 
