@@ -14,7 +14,7 @@ from hypothesis.extra import numpy as hnp
 
 import compiler
 
-SETTINGS = settings(max_examples=15, deadline=None)
+SETTINGS = settings(max_examples=8, deadline=None)
 SPECIAL = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.5, 2.5]
 
 
@@ -255,7 +255,7 @@ def digitize_right(x, b):
 def test_digitize():
     x = floats(200, 12, special=True)
     for b in ([-1.0, 0.0, 0.0, 1.0, 2.5], [2.5, 1.0, 0.0, 0.0, -1.0], [1.0], [3.0, 3.0],
-              [np.nan, 1.0, 2.0], [1.0, np.nan, 0.0]):
+              [np.nan, 2.0, 1.0], [1.0, 2.0, np.nan], [np.nan]):
         b = np.array(b)
         both(digitize, x, b)
         both(digitize_right, x, b)
@@ -273,7 +273,6 @@ def test_digitize():
 def test_digitize_hypothesis(x, b):
     both(digitize, x, np.sort(b))
     both(digitize_right, x, np.sort(b)[::-1])
-    both(digitize, x, b)
 
 
 # np.interp ----------------------------------------------------------------------------------

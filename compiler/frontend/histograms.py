@@ -293,12 +293,14 @@ def _monotonicity(cx, bins):
     fewer than two edges), -1 (decreasing: the first edge that differs from the first one is
     smaller) or 0, as an int64 value."""
     b = cast(cx, bins, T.f64)
-    pad = concatenate(cx, TupleValue((b, _scalar_array(cx, Constant(0.0)))))
+    zeros = A.full(cx, Constant(2), Constant(0.0))
+    pad = concatenate(cx, TupleValue((b, zeros)))
     head = _at(cx, pad, Constant(0))
-    differs = _u(cx, np.not_equal, pad, head)
-    level = A.reduce(cx, "all", _u(cx, np.logical_not, axis_slice(
-        cx, differs, 0, None, Constant(-1))))
-    rising = _u(cx, np.less, head, _at(cx, pad, A.argreduce(cx, "argmax", differs)))
+    differs = axis_slice(cx, _u(cx, np.not_equal, pad, head), 0, Constant(1))
+    inner = _u(cx, np.subtract, dim(cx, b, 0), Constant(1))
+    level = A.reduce(cx, "all", _u(cx, np.logical_not, axis_slice(cx, differs, 0, None, inner)))
+    k = _u(cx, np.add, A.argreduce(cx, "argmax", differs), Constant(1))
+    rising = _u(cx, np.less, head, _at(cx, pad, k))
     lower = axis_slice(cx, b, 0, None, Constant(-1))
     upper = axis_slice(cx, b, 0, Constant(1))
     up = A.reduce(cx, "any", _u(cx, np.less, lower, upper))
