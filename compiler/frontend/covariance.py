@@ -217,8 +217,11 @@ def _sample_weights(cx, w, name: str, n):
     if _rank(w) > 1:
         cx.fail(f"cannot handle multidimensional {name}", kind=RuntimeError)
     w = A.reshape(cx, w, Constant(-1))
-    check(cx, _u(cx, np.equal, dim(cx, w, 0), n), "RuntimeError",
-          f"incompatible numbers of samples and {name}")
+    message = f"incompatible numbers of samples and {name}"
+    m = dim(cx, w, 0)
+    if isinstance(m, Constant) and isinstance(n, Constant) and m.value != n.value:
+        cx.fail(message, kind=RuntimeError)
+    check(cx, _u(cx, np.equal, m, n), "RuntimeError", message)
     return w
 
 
