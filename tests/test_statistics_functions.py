@@ -436,3 +436,16 @@ def test_cov_errors():
 def test_cov_hypothesis(m):
     both(cov, m, rtol=1e-9)
     both(corrcoef, m, rtol=1e-9)
+
+
+def test_bincount_op_types():
+    from compiler import types as T
+    from compiler.dialects.np_data import BinCountOp
+    vec = T.TensorType((None,), T.i64)
+    weights = T.TensorType((5,), T.f64)
+    assert BinCountOp.infer([vec], {"minlength": 0}) == [vec]
+    assert BinCountOp.infer([vec, weights], {"minlength": 3}) == [T.TensorType((None,), T.f64)]
+    for bad in ([T.TensorType((None,), T.i32)], [T.TensorType((2, 2), T.i64)],
+                [vec, T.TensorType((5,), T.f32)], [vec, weights, weights]):
+        with pytest.raises(TypeError):
+            BinCountOp.infer(bad, {"minlength": 0})
