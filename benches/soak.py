@@ -13,7 +13,7 @@ functions and each repeats a random mix (weights in ``MIXED``) of:
   data; the result (type, dtype, shape, values) and every written array are compared with
   what the Python function returns when NumPy runs it;
 - ``error``: a call that must raise (an array of the wrong dtype, the wrong number of
-  arguments, a list or a complex array, an index out of range at run time, a loop storing
+  arguments, a list or a timedelta array, an index out of range at run time, a loop storing
   past the end, a read-only array for a written parameter, a float for an integer scalar, an
   int out of its dtype's range, a failed ``assert``, a bad signature string); the
   exception's type and message are checked each time, and so are the writes a failed call
@@ -411,8 +411,8 @@ def op_error(s, rng, r):
         expect("fn list", TypeError, "of type list is not supported", s.fn_axpy,
                a, x.tolist(), x)
     elif kind == 4:
-        expect("fn complex", compiler.CompileError, "complex128", s.fn_gather,
-               x.astype(np.complex128), np.int64(0))
+        expect("fn timedelta", compiler.CompileError, "timedelta64", s.fn_gather,
+               x.astype("m8[s]"), np.int64(0))
     elif kind in (5, 6):
         i = r.choice((n + r.randint(0, 5), -n - 1 - r.randint(0, 5)))
         f = s.cf_gather if kind == 5 else s.lib["gather"]

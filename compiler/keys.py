@@ -1,7 +1,7 @@
 """Specialization keys: which part of each argument selects a concrete function.
 
 As in ``tf.function``, an array selects by dtype and shape, a NumPy scalar by dtype (its
-value is run-time data), and a Python bool/int/float/None, a tuple of those and of NumPy
+value is run-time data), and a Python bool/int/float/complex/None, a tuple of those and of NumPy
 scalars, or a function (a Python function, a ``compiler.Function``, a NumPy ufunc) by its
 *value*: it is a compile-time constant. ``arg_spec`` gives an argument's key part and its IR
 type (or ``frontend.Constant``), checking that it is supported; ``dispatch_key`` is the
@@ -22,7 +22,7 @@ from .errors import CompileError
 from .frontend import Constant
 from .interfaces import PolymorphicFunction
 
-PY_SCALARS = (bool, int, float)
+PY_SCALARS = (bool, int, float, complex)
 _NDARRAY, _GENERIC = np.ndarray, np.generic
 
 
@@ -34,6 +34,8 @@ def scalar_key(v):
     (a function: by identity) as it is."""
     if type(v) is float:
         return v.hex()
+    if type(v) is complex:
+        return v.real.hex(), v.imag.hex()
     if type(v) is tuple:
         return tuple((type(x), scalar_key(x)) for x in v)
     if isinstance(v, np.generic):
@@ -42,7 +44,7 @@ def scalar_key(v):
 
 
 def is_constant(value) -> bool:
-    """Whether an argument is a compile-time constant: a Python bool/int/float or None, a
+    """Whether an argument is a compile-time constant: a Python bool/int/float/complex or None, a
     (nested) tuple of those and of NumPy scalars, or a function the compiled code calls
     (a Python function, a ``Function``, a NumPy ufunc)."""
     if isinstance(value, PY_SCALARS) or value is None:
@@ -67,8 +69,7 @@ def _dtype_hint(dtype: np.dtype, name: str) -> str:
         return (f"compiled code reads native byte order: pass "
                 f"{name}.astype({name}.dtype.newbyteorder('='))")
     if dtype.kind == "c":
-        return (f"pass the real and imaginary parts as two float arrays ({name}.real, "
-                f"{name}.imag) and compute with them")
+        return f"cast the argument with {name}.astype(np.complex128)"
     return f"cast the argument with {name}.astype(np.float32) or another supported dtype"
 
 
@@ -95,8 +96,8 @@ def arg_spec(value, function: str, name: str, default: bool = False):
     bad = _non_constant(value)
     item = f" (it holds {bad!r} of type {type(bad).__name__})" if bad is not value else ""
     raise TypeError(f"{what} of type {type(value).__name__} is not supported{item}: pass NumPy "
-                    f"arrays, NumPy scalars, Python bool/int/float/None, tuples of them, or "
-                    f"functions")
+                    f"arrays, NumPy scalars, Python bool/int/float/complex/None, tuples of "
+                    f"them, or functions")
 
 
 def _non_constant(value):

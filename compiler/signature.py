@@ -1,9 +1,10 @@
 """Input signatures: ``TensorSpec`` and the signature-string syntax.
 
 A signature string is a comma-separated list of argument types. A type is a dtype name
-(``bool``, ``i8``..``i64``, ``u8``..``u64``, ``f16``, ``f32``, ``f64``, or a NumPy name such as
-``float32``/``int64``/``uint8``), optionally followed by dims in brackets: ``f32[10,10]``,
-``f32[?,4]`` (``?`` is a dynamic dim), ``f32[]`` (a 0-d array). A bare dtype is a scalar.
+(``bool``, ``i8``..``i64``, ``u8``..``u64``, ``f16``, ``f32``, ``f64``, ``c64``, ``c128``, or a
+NumPy name such as ``float32``/``int64``/``uint8``/``complex64``), optionally followed by dims in
+brackets: ``f32[10,10]``, ``f32[?,4]`` (``?`` is a dynamic dim), ``f32[]`` (a 0-d array). A
+bare dtype is a scalar.
 
 Errors raise ``SignatureError`` (a ``ValueError``) pointing at the offending character.
 """
@@ -34,7 +35,8 @@ _PARSER = lark.Lark(_GRAMMAR, parser="lalr", propagate_positions=True)
 _ALIASES = {"bool": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
             "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
             "ui8": "uint8", "ui16": "uint16", "ui32": "uint32", "ui64": "uint64",
-            "f16": "float16", "f32": "float32", "f64": "float64"}
+            "f16": "float16", "f32": "float32", "f64": "float64", "c64": "complex64",
+            "c128": "complex128"}
 
 
 class SignatureError(ValueError):

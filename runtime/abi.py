@@ -53,7 +53,9 @@ _CTYPE = {np.dtype(t): c for t, c in (
     (np.int32, ctypes.c_int32), (np.int64, ctypes.c_int64), (np.uint8, ctypes.c_uint8),
     (np.uint16, ctypes.c_uint16), (np.uint32, ctypes.c_uint32), (np.uint64, ctypes.c_uint64),
     (np.float16, ctypes.c_uint16), (np.float32, ctypes.c_float),
-    (np.float64, ctypes.c_double))}
+    (np.float64, ctypes.c_double),
+    # (re, im) as NumPy stores them; an array type, so a complex argument decays to a pointer
+    (np.complex64, ctypes.c_float * 2), (np.complex128, ctypes.c_double * 2))}
 _HALF = np.dtype(np.float16)   # crosses the C ABI as its bits (``uint16_t``)
 
 
@@ -72,7 +74,8 @@ class ArraySpec:
 
 @dataclass(frozen=True)
 class ScalarSpec:
-    """A scalar parameter or result of ``dtype``. ``python`` ("int", "float", "bool" or None)
+    """A scalar parameter or result of ``dtype``. ``python`` ("int", "float", "complex",
+    "bool" or None)
     makes a result a Python scalar instead of a NumPy scalar (NEP 50 weak results)."""
 
     dtype: np.dtype
@@ -302,7 +305,8 @@ def _scalar_converter(spec: ScalarSpec, fname: str, pname: str):
     kind = dtype.kind
     accepted = {"b": (bool, np.bool_),
                 "i": (int, np.integer, np.bool_), "u": (int, np.integer, np.bool_),
-                "f": (int, float, np.integer, np.floating, np.bool_)}[kind]
+                "f": (int, float, np.integer, np.floating, np.bool_),
+                "c": (int, float, complex, np.number, np.bool_)}[kind]
     make = dtype.type
     ctype = _CTYPE[dtype]
 
@@ -314,6 +318,9 @@ def _scalar_converter(spec: ScalarSpec, fname: str, pname: str):
         if not isinstance(v, accepted):
             raise argument_error(fname, pname, scalar_text(dtype), value_text(v))
         try:
+            if kind == "c":   # passed by pointer to its (re, im) pair
+                z = make(v)
+                return ctype(z.real, z.imag)
             if dtype == _HALF:
                 return ctype(int(np.array(make(v)).view(np.uint16)))
             return ctype(int(bool(v)) if kind == "b" else make(v))
@@ -331,7 +338,8 @@ def _result_maker(spec):
     """A closure making the per-call result slot and a function slot -> Python value."""
     if isinstance(spec, ScalarSpec):
         slot_t = _CTYPE[spec.dtype] * 1   # an array: passed as a pointer
-        to_py = {"int": int, "float": float, "bool": bool, None: spec.dtype.type}[spec.python]
+        to_py = {"int": int, "float": float, "complex": complex, "bool": bool,
+                 None: spec.dtype.type}[spec.python]
         if spec.dtype.kind == "b" and spec.python is None:
             to_py = np.bool_
         if spec.dtype == _HALF:
@@ -339,6 +347,12 @@ def _result_maker(spec):
 
         def scalar_value(slot, seen):
             return to_py(slot[0])
+
+        def complex_value(slot, seen):
+            return to_py(complex(slot[0][0], slot[0][1]))
+
+        if spec.dtype.kind == "c":
+            return lambda: (slot_t(), complex_value)
 
         return lambda: (slot_t(), scalar_value)
     dtype, rank = spec.dtype, len(spec.shape)

@@ -38,8 +38,9 @@ _API_INDEX = {"PyArray_Type": 2, "PyArrayDescr_Type": 3, "PyArray_Scalar": 60,
 PYTHON_FUNCTIONS = ("PyEval_SaveThread", "PyEval_RestoreThread", "PyObject_Vectorcall",
                     "PyLong_AsLongLongAndOverflow", "PyLong_FromLongLong",
                     "PyLong_FromUnsignedLongLong", "PyFloat_FromDouble",
-                    "PyBool_FromLong", "PyTuple_New", "PyTuple_SetItem", "Py_IncRef",
-                    "Py_DecRef", "PyCapsule_New", "PyCapsule_GetPointer")
+                    "PyComplex_FromDoubles", "PyBool_FromLong", "PyTuple_New",
+                    "PyTuple_SetItem", "Py_IncRef", "Py_DecRef", "PyCapsule_New",
+                    "PyCapsule_GetPointer")
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ class Layout:
     ``array_*``: fields of NumPy's ``PyArrayObject_fields``; ``scalar_value``: the value in a
     NumPy array scalar and in a ``float``; ``array_type``: ``&PyArray_Type``; ``descrs``:
     {dtype: address of NumPy's canonical descriptor}; ``scalar_types``: {dtype: address of its
-    array scalar type}; ``float_type``/``int_type``: ``&PyFloat_Type``/``&PyLong_Type``;
+    array scalar type}; ``float_type``/``int_type``/``complex_type``: ``&PyFloat_Type``/
+    ``&PyLong_Type``/``&PyComplex_Type`` (a ``complex`` holds its (re, im) at ``scalar_value``);
     ``true``/``false``/``none``: the singletons; ``functions``: {C name: address} for
     ``PYTHON_FUNCTIONS``, NumPy's ``PyArray_Scalar``/``PyArray_NewFromDescr``/
     ``PyArray_SetBaseObject``, ``free`` and ``raise_status`` (see ``runtime.abi``);
@@ -68,6 +70,7 @@ class Layout:
     scalar_types: dict
     float_type: int
     int_type: int
+    complex_type: int
     true: int
     false: int
     none: int
@@ -109,6 +112,8 @@ def _scalar_offset() -> int:
                 raise LookupError(f"unexpected {dtype} scalar layout")
     if ctypes.c_double.from_address(id(2.5) + offset).value != 2.5:
         raise LookupError("unexpected float layout")
+    if list((ctypes.c_double * 2).from_address(id(2.5 - 1j) + offset)) != [2.5, -1.0]:
+        raise LookupError("unexpected complex layout")
     return offset
 
 
@@ -144,7 +149,8 @@ def _measure() -> Layout | None:
     functions["raise_status"] = id(abi.raise_status)
     return Layout(**offsets, scalar_value=scalar, array_type=id(np.ndarray),
                   descrs={d: id(d) for d in _CTYPE}, scalar_types={d: id(d.type) for d in _CTYPE},
-                  float_type=id(float), int_type=id(int), true=id(True), false=id(False),
+                  float_type=id(float), int_type=id(int), complex_type=id(complex),
+                  true=id(True), false=id(False),
                   none=id(None), functions=functions,
                   interrupt_flag=interrupt.STATE_ADDRESS)
 

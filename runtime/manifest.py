@@ -59,8 +59,9 @@ INTERRUPT_HANDLER = "grafo_interrupt_handler"
 SYMBOL_PREFIX = "grafo_"
 
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "float32", "float64")
-PYTHON_KINDS = {"int": "int64", "float": "float64", "bool": "bool"}   # weak scalar -> dtype
+          "float16", "float32", "float64", "complex64", "complex128")
+PYTHON_KINDS = {"int": "int64", "float": "float64", "complex": "complex128",
+                "bool": "bool"}   # weak scalar -> dtype
 ERROR_KINDS = ("ArithmeticError", "AssertionError", "FloatingPointError", "IndexError",
                "KeyError", "LinAlgError", "LookupError", "MemoryError", "NotImplementedError",
                "OverflowError", "RuntimeError", "TypeError", "ValueError",

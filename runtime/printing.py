@@ -3,8 +3,8 @@
 ``make_hook(table)`` returns a ctypes callback ``void hook(int64_t k, void **values)`` for a
 module whose k-th print op is ``table[k] = (pieces, conversions, kinds, ranks)`` (see
 ``compiler/backend/llvm/printing.py``). It rebuilds each value as the object eager code holds
-(a NumPy array of dtype ``kind``, a NumPy scalar, or a Python int/float/bool for the kinds
-"int"/"float"/"bool"), formats it with ``str`` or ``repr`` and writes
+(a NumPy array of dtype ``kind``, a NumPy scalar, or a Python int/float/complex/bool for the
+kinds "int"/"float"/"complex"/"bool"), formats it with ``str`` or ``repr`` and writes
 ``pieces[0] + text[0] + pieces[1] + ...`` to the current ``sys.stdout``, as Python's
 ``print`` does. ctypes takes the GIL for the callback, so native code may call it without the
 GIL. Needs only NumPy and ctypes.
@@ -22,6 +22,7 @@ from .abi import descriptor_type
 
 PRINT_HOOK = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p))
 _PYTHON = {"int": (int, ctypes.c_int64, np.int64), "float": (float, ctypes.c_double, np.float64),
+           "complex": (complex, ctypes.c_double * 2, np.complex128),
            "bool": (bool, ctypes.c_int8, np.bool_)}
 
 
@@ -64,7 +65,8 @@ def read_value(address: int, kind: str, rank: int | None):
     if rank is None:
         if kind in _PYTHON:
             py, ctype, _ = _PYTHON[kind]
-            return py(ctype.from_address(address).value)
+            raw = ctype.from_address(address)
+            return py(*raw) if py is complex else py(raw.value)
         dtype = np.dtype(kind)   # by its bytes: a float16 is stored as its bits
         return np.frombuffer((ctypes.c_char * dtype.itemsize).from_address(address), dtype)[0]
     dtype = np.dtype(_PYTHON[kind][2] if kind in _PYTHON else kind)

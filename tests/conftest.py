@@ -23,6 +23,10 @@ def assert_same(got, want, rtol=None, atol=None):
     g, w = np.asarray(got), np.asarray(want)
     assert g.dtype == w.dtype, (g.dtype, w.dtype)
     assert g.shape == w.shape, (g.shape, w.shape)
+    if w.dtype.kind == "c":   # each part as a float array
+        for part in ("real", "imag"):
+            assert_same(np.array(getattr(g, part)), np.array(getattr(w, part)), rtol, atol)
+        return
     if w.dtype.kind == "f":
         if rtol is None:
             rtol = 2e-6 if w.dtype == np.float32 else 1e-13

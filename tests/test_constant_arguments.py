@@ -133,8 +133,8 @@ def test_unsupported_arguments_name_the_parameter():
                                         r"holds \[2\] of type list\)"):
         compiler.function(scaled)(X, (1, [2]))
     with pytest.raises(TypeError, match=r"argument 'k' of type tuple is not supported \(it "
-                                        r"holds 1j of type complex\)"):
-        compiler.function(scaled)(X, (1j,))
+                                        r"holds b'1' of type bytes\)"):
+        compiler.function(scaled)(X, (1j, b"1"))
     with pytest.raises(TypeError, match=r"argument 'y' \(a default value\) of type ndarray is "
                                         r"not a compile-time constant"):
         compiler.compile(array_default, "f64[2]")
@@ -146,10 +146,10 @@ def norm(a, b):
 
 def test_an_unsupported_dtype_names_the_argument_and_how_to_pass_it():
     with pytest.raises(compiler.CompileError) as info:
-        compiler.function(norm)(np.ones(3), np.ones(3) + 1j)
+        compiler.function(norm)(np.ones(3), np.ones(3, np.clongdouble))
     text = str(info.value)
-    assert "argument 'b' has dtype complex128, which is not supported yet" in text
-    assert "(b.real, b.imag)" in text and "astype" not in text
+    assert "argument 'b' has dtype complex256, which is not supported yet" in text
+    assert "b.astype(np.complex128)" in text
     with pytest.raises(compiler.CompileError) as info:
         compiler.function(norm)(np.ones(3, np.longdouble), np.ones(3))
     assert "argument 'a' has dtype float128" in str(info.value)

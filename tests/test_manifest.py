@@ -191,8 +191,7 @@ ERROR = ("entries", 0, "errors", 1)
 SCHEMA_EDITS = [
     # Regression: V8 raised KeyError: dtype('V8') from the loader
     ("dot", _set((*INPUT, "dtype"), "V8"), r"inputs\[0\]\.dtype: expected one of 'bool'"),
-    # Regression: a complex128 result returned heap pointers as its values
-    ("dot", _set((*RESULT, "dtype"), "complex128"), r"results\[0\]\.dtype: expected one of"),
+    ("dot", _set((*RESULT, "dtype"), "object"), r"results\[0\]\.dtype: expected one of"),
     # Regression: an object input was loaded
     ("dot", _set((*INPUT, "dtype"), "object"), r"inputs\[0\]\.dtype"),
     ("dot", _set((*INPUT, "dtype"), "<U3"), r"inputs\[0\]\.dtype"),
@@ -210,7 +209,9 @@ SCHEMA_EDITS = [
     ("dot", _set((*INPUT, "shape"), [2**63]), r"shape\[0\]: expected an integer"),
     ("dot", _set((*INPUT, "shape"), [True]), r"shape\[0\]: expected an integer"),
     ("dot", _set((*INPUT, "shape"), "?"), r"inputs\[0\]\.shape: expected a list"),
-    ("dot", _set((*RESULT, "python"), "complex"), r"results\[0\]\.python"),
+    ("dot", _set((*RESULT, "python"), "quaternion"), r"results\[0\]\.python"),
+    ("dot", _set((*RESULT, "python"), "complex"),
+     r"a Python complex is a complex128, not 'float32'"),
     ("dot", _set((*RESULT, "python"), "int"), r"a Python int is a int64, not 'float32'"),
     ("dot", _set((*ERROR, "kind"), "SystemExit"), r"errors\[1\]\.kind: expected one of"),
     ("dot", _set((*ERROR, "kind"), "KeyboardInterrupt"), r"errors\[1\]\.kind"),
@@ -349,7 +350,7 @@ def test_grafo_run_reports_an_edited_manifest_in_one_line(artifacts, tmp_path, c
     x = tmp_path / "x.npy"
     np.save(x, np.ones(8, np.float32))
     for k, (edit, message) in enumerate([
-            (_set((*RESULT, "dtype"), "complex128"), "invalid manifest"),
+            (_set((*RESULT, "dtype"), "object"), "invalid manifest"),
             (_set(("entries", 0, "symbol"), "abort"), "invalid manifest"),
             (_set((*RESULT, "dtype"), "float64"), "the manifest was edited")]):
         bad = rewrite(artifacts["dot"], tmp_path / f"bad{k}.grafo", edit)

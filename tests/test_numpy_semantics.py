@@ -324,13 +324,13 @@ def plus_one(a):
     return a + 1
 
 
-@pytest.mark.parametrize("dtype", [np.longdouble, np.complex64, np.complex128])
+@pytest.mark.parametrize("dtype", [np.longdouble, np.clongdouble])
 def test_unsupported_dtypes_are_compile_errors(dtype):
     with pytest.raises(compiler.CompileError,
                        match=f"argument 'a' has dtype {np.dtype(dtype)}, which is not "
                              f"supported yet") as info:
         compiler.function(plus_one)(np.ones(3, dtype))
-    hint = "a.real, a.imag" if np.dtype(dtype).kind == "c" else "a.astype(np.float32)"
+    hint = "a.astype(np.complex128)" if np.dtype(dtype).kind == "c" else "a.astype(np.float32)"
     assert hint in str(info.value)
 
 

@@ -10,7 +10,8 @@ from runtime.manifest import ABI_SYMBOL, ABI_VERSION, INTERFACE_SYMBOL, interfac
 _C_SCALAR = {"bool": "int8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
              "int64": "int64_t", "uint8": "uint8_t", "uint16": "uint16_t",
              "uint32": "uint32_t", "uint64": "uint64_t", "float16": "uint16_t", "float32": "float",
-             "float64": "double"}
+             "float64": "double", "complex64": "float _Complex",
+             "complex128": "double _Complex"}
 _C_KEYWORDS = frozenset(
     "auto break case char const continue default do double else enum extern float for goto if "
     "inline int long register restrict return short signed sizeof static struct switch typedef "
@@ -119,13 +120,20 @@ def _identifier(name: str, taken: set) -> str:
     return name
 
 
+def _scalar_input(dtype: str, ident: str) -> str:
+    """A scalar input by value; a complex one by pointer to its (re, im) pair."""
+    if dtype.startswith("complex"):
+        return f"const {_C_SCALAR[dtype]} *{ident}"
+    return f"{_C_SCALAR[dtype]} {ident}"
+
+
 def _prototype(entry: dict) -> str:
     taken: set = set()
     params = []
     for rec in entry["inputs"]:
         ident = _identifier(rec["name"], taken)
         params.append(f"{descriptor_name(len(rec['shape']))} *{ident}" if rec["shape"]
-                      is not None else f"{_C_SCALAR[rec['dtype']]} {ident}")
+                      is not None else _scalar_input(rec["dtype"], ident))
     for k, rec in enumerate(entry["results"]):
         ident = _identifier(f"result{k}", taken)
         params.append(f"{descriptor_name(len(rec['shape']))} *{ident}" if rec["shape"]

@@ -6,6 +6,7 @@
   frontend's output (``np_data``: concatenate, scans, sort, gather, mask selection).
 - ``scf``: structured control flow (upstream MLIR: if, for, while, yield, condition).
 - ``arith``, ``math``, ``memref``: scalar and buffer ops of the loop level (upstream names).
+- ``complex``: complex scalars of the loop level (upstream names, NumPy's semantics).
 - ``grafo``: run-time effects of the loop level (raising errors).
 - ``linalg``: NumPy's ``np.linalg`` gufuncs at tensor level (``np.linalg.solve``, ...).
 - ``lapack``: calls of LAPACK routines on column-major buffers at loop level.
@@ -19,6 +20,7 @@ runs first) imports it, so parsed IR text always finds its ops.
 from . import (  # noqa: F401
     arith,
     builtin,
+    complex,
     func,
     grafo,
     lapack,

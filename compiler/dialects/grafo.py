@@ -14,6 +14,9 @@
 - ``grafo.libm(%x...) {callee}``: the C math library's ``callee`` (``exp``, ``log1p``; the
   float32 variant ``expf`` for f32 operands) where the bits must be those NumPy's C loops get
   (``npy_logaddexp`` calls ``npy_exp``), not the inline ``math`` expansions. Pure.
+- ``grafo.cmath(%z...) {callee}``: NumPy's complex ufunc ``callee`` (``exp``, ``power``) of
+  one or two ``complex<f32|f64>`` operands of the result's type (upstream's ``complex`` ops do
+  not promise NumPy's branch cuts and special values). Pure.
 - ``grafo.constant {value = dense<...>}``: a read-only buffer (contiguous static memref)
   holding the elements of ``value``, emitted once as constant data of the module (MLIR's
   ``memref.global`` + ``memref.get_global`` in one op). Pure; never stored into or freed.
@@ -27,6 +30,7 @@
 from .. import types as T
 from ..ir.attributes import DenseAttr
 from ..ir.constraints import (
+    Complex,
     Dense,
     Float,
     Index,
@@ -42,7 +46,7 @@ from ..ir.constraints import (
     named,
     str_attr,
 )
-from ..ir.opdef import Op, Pure, register_ops
+from ..ir.opdef import Op, Pure, SameOperandsAndResultType, register_ops
 from .memref import verify_dim_index
 
 # The C math library's functions that ``grafo.libm`` calls, and their operand counts.
@@ -56,9 +60,9 @@ MAX_CHECK_PARAMS = 4
 
 
 def kind_type(kind: str) -> T.Type | None:
-    """The element type a ``grafo.print`` kind (a NumPy dtype name, or "int"/"float"/"bool"
-    for a Python scalar) stands for; None for a name that is neither."""
-    weak = {"int": T.py_int, "float": T.py_float, "bool": T.py_bool}
+    """The element type a ``grafo.print`` kind (a NumPy dtype name, or "int"/"float"/
+    "complex"/"bool" for a Python scalar) stands for; None for a name that is neither."""
+    weak = {"int": T.py_int, "float": T.py_float, "complex": T.py_complex, "bool": T.py_bool}
     if kind in weak:
         return weak[kind]
     try:
@@ -113,6 +117,34 @@ class LibmOp(Op):
         if len(self.args) != LIBM[callee] or len(types) != 1:
             raise VerifyError(self, f"'{callee}' takes {LIBM[callee]} operand(s) of the "
                                     f"result's type")
+
+
+# The NumPy complex ufuncs that ``grafo.cmath`` calls, and their operand counts.
+CMATH = {**dict.fromkeys((
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "square", "reciprocal",
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
+    "arccosh", "arctanh", "sign"), 1), "power": 2}
+
+
+class CMathOp(Op):
+    """``grafo.cmath(%z...) {callee = "exp"}``: the NumPy complex ufunc ``callee`` of one or
+    two complex operands of the result's type (``backend/llvm/complexmath.py``)."""
+
+    name = "grafo.cmath"
+    traits = frozenset({Pure, SameOperandsAndResultType})
+    operand_defs = named(args=Variadic(Complex, 1))
+    result_defs = (Complex,)
+    attr_defs = {"callee": attr(str_attr(tuple(CMATH)))}
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        return [operand_types[0]]
+
+    def verify(self) -> None:
+        from ..ir.verifier import VerifyError
+        super().verify()
+        if len(self.args) != CMATH[self.callee]:
+            raise VerifyError(self, f"'{self.callee}' takes {CMATH[self.callee]} operand(s)")
 
 
 class PrintOp(Op):
@@ -179,4 +211,4 @@ class StrideOp(Op):
         verify_dim_index(self, self.source, self.index)
 
 
-register_ops("grafo", (CheckOp, LibmOp, PrintOp, ConstantOp, StrideOp))
+register_ops("grafo", (CheckOp, LibmOp, CMathOp, PrintOp, ConstantOp, StrideOp))

@@ -19,7 +19,15 @@ import operator
 import numpy as np
 
 from .. import types as T
-from ..ir.attributes import DenseAttr, FloatAttr, IntegerAttr, attr_value
+from ..ir.attributes import (
+    DenseAttr,
+    FloatAttr,
+    IntegerAttr,
+    attr_value,
+    complex_attr,
+    complex_value,
+    is_complex_attr,
+)
 from ..ir.constraints import (
     BoolAttr,
     Constraint,
@@ -108,8 +116,10 @@ def _dtype_value(v, t: T.Type):
 
 # constants and casts ------------------------------------------------------------------------
 
-ConstantValue = Constraint("an integer, float or dense elements attribute",
-                           lambda a: isinstance(a, (IntegerAttr, FloatAttr, DenseAttr)))
+ConstantValue = Constraint("an integer, float, complex ([re, im]) or dense elements "
+                           "attribute", lambda a: isinstance(a, (IntegerAttr, FloatAttr,
+                                                                 DenseAttr))
+                           or is_complex_attr(a, T.c64) or is_complex_attr(a, T.c128))
 
 
 class ConstantOp(Op):
@@ -129,6 +139,8 @@ class ConstantOp(Op):
             arr = np.array(np.broadcast_to(np.asarray(value, dtype=T.to_dtype(t)), t.shape))
             arr.flags.writeable = False
             attr = DenseAttr(arr, t)
+        elif T.is_complex(t):
+            attr = complex_attr(value, t)
         elif T.is_float(t):
             attr = FloatAttr(float(value), T.strong(t))
         else:
@@ -142,6 +154,9 @@ class ConstantOp(Op):
         t = self.result.type
         if isinstance(a, DenseAttr):
             return a.value
+        if T.is_complex(t):
+            v = complex_value(a)
+            return v if T.is_weak(t) else T.to_dtype(t).type(v)
         v = attr_value(a)
         if t == T.py_bool or t == T.i1:
             return bool(v) if T.is_weak(t) else np.bool_(v)
@@ -153,8 +168,10 @@ class ConstantOp(Op):
         a, t = self.attributes["value"], self.result.type
         if isinstance(t, T.TensorType):
             ok = isinstance(a, DenseAttr) and a.type == t
+        elif T.is_complex(t):
+            ok = is_complex_attr(a, t)
         else:
-            ok = not isinstance(a, DenseAttr) and a.type == T.strong(t) \
+            ok = isinstance(a, (IntegerAttr, FloatAttr)) and a.type == T.strong(t) \
                 and isinstance(a, FloatAttr) == T.is_float(t)
         if not ok:
             raise VerifyError(self, f"'value' = {a} is not a constant of the result type {t}")
@@ -182,7 +199,7 @@ class AsTypeOp(Op):
     def evaluate(self, x):
         t = self.result.type
         if T.is_weak(t):
-            return {"int": int, "float": float, "bool": bool}[T.element_type(t).kind](x)
+            return T.python_type(t)(x)
         with np.errstate(all="ignore"):
             return _dtype_value(np.asarray(x).astype(T.to_dtype(t)), t)
 
@@ -199,6 +216,8 @@ class ElementwiseOp(Op):
     result_bool = False       # comparisons and predicates give bool
     float_only = False
     int_only = False
+    complex_ok = False        # takes complex operands (the ufunc has a complex loop)
+    real_result = False       # a complex operand gives a float of its part type
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -207,7 +226,10 @@ class ElementwiseOp(Op):
             raise TypeError(f"{cls.name} needs operands of one element type, got "
                             + ", ".join(map(str, operand_types)))
         el = elems.pop()
-        if cls.float_only and not T.is_float(el):
+        if T.is_complex(el):
+            if not cls.complex_ok:
+                raise TypeError(f"ufunc '{cls.numpy}' of complex operands is not supported")
+        elif cls.float_only and not T.is_float(el):
             raise TypeError(f"{cls.numpy} needs float operands, got {el}")
         if cls.int_only and T.is_float(el):
             raise TypeError(f"ufunc '{cls.numpy}' not supported for the input types "
@@ -215,6 +237,8 @@ class ElementwiseOp(Op):
         shape = broadcast_shapes(*[T.shape_of(t) for t in operand_types])
         if cls.result_bool:
             el = T.py_bool if T.is_weak(el) else T.i1
+        elif cls.real_result:   # |z|, z.real, z.imag are real
+            el = T.real_type(el)
         return [array_type(shape, el)]
 
     def evaluate(self, *args):
@@ -230,10 +254,21 @@ def _elementwise(op_name: str, numpy: str, arity: int, python=None, traits=(), *
     """The class of ``np.<op_name>``, named ``<OpName>Op`` (``logical_and`` ->
     ``LogicalAndOp``), with operand ``x`` (and ``y``); assigned to that name below."""
     return type(op_name.title().replace("_", "") + "Op", (ElementwiseOp,), {
-        "name": "np." + op_name, "numpy": numpy,
+        "name": "np." + op_name, "numpy": numpy, "complex_ok": op_name in COMPLEX_UFUNCS,
         "python": staticmethod(python) if python is not None else None,
         "operand_defs": named(**dict.fromkeys(("x", "y")[:arity], NpValue)),
         "traits": frozenset({Pure, TensorLevel, Elementwise, InferredTypes, *traits}), **flags})
+
+
+# The ufuncs whose complex loops the lowering implements (``lowering/complex_scalar.py``).
+COMPLEX_UFUNCS = {"add", "subtract", "multiply", "divide", "equal", "not_equal", "less",
+                  "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax",
+                  "fmin", "logical_and", "logical_or", "logical_xor", "logical_not",
+                  "negative", "positive", "absolute", "square", "reciprocal", "isnan",
+                  "isinf", "isfinite", "conjugate", "real", "imag", "sign", "power",
+                  "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin",
+                  "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+                  "arcsinh", "arccosh", "arctanh"}
 
 
 def _binary(op_name: str):
@@ -365,6 +400,37 @@ IsfiniteOp = _unary("isfinite", result_bool=True)
 SignbitOp = _unary("signbit", result_bool=True)
 LogicalNotOp = _unary("logical_not", result_bool=True)
 InvertOp = _unary("invert", python=operator.invert, int_only=True)
+AbsoluteOp.real_result = True
+ConjugateOp = _unary("conjugate", python=lambda x: x.conjugate())
+RealOp = _unary("real", python=lambda x: x.real, real_result=True)
+ImagOp = _unary("imag", python=lambda x: x.imag, real_result=True)
+
+
+class ComplexOp(ElementwiseOp):
+    """``np.complex(%re, %im)``: the complex of float parts ``re + im*1j`` computed exactly
+    (Python's ``complex(re, im)``; ``re + im*1j`` would turn an infinite ``im`` into a NaN real
+    part). Operands of one float type (or ``!py.float``), result of its complex type."""
+
+    name = "np.complex"
+    operand_defs = named(x=NpValue, y=NpValue)
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        elems = {T.element_type(t) for t in operand_types}
+        el = elems.pop()
+        if elems or not T.is_float(el):
+            raise TypeError("np.complex needs two float parts of one type, got "
+                            + ", ".join(map(str, operand_types)))
+        shape = broadcast_shapes(*[T.shape_of(t) for t in operand_types])
+        return [array_type(shape, T.complex_of(el))]
+
+    def evaluate(self, x, y):
+        t = self.result.type
+        if T.is_weak(t):
+            return complex(x, y)
+        out = np.empty(np.broadcast(x, y).shape, T.to_dtype(t))
+        out.real, out.imag = x, y
+        return _dtype_value(out, t)
 
 
 class WhereOp(Op):
@@ -801,6 +867,6 @@ NUMPY_OPS = register_ops("np", (
     SinOp, CosOp, TanOp, ArcsinOp, ArccosOp, ArctanOp, SinhOp, CoshOp, TanhOp, ArcsinhOp,
     ArccoshOp, ArctanhOp, FloorOp, CeilOp, TruncOp, RintOp, Deg2RadOp, Rad2DegOp, NegativeOp,
     AbsoluteOp, SquareOp, SignOp, PositiveOp, ReciprocalOp, IsnanOp, IsinfOp, IsfiniteOp,
-    SignbitOp, LogicalNotOp, InvertOp, WhereOp, ReduceOp, ArgReduceOp, BroadcastToOp,
-    ReshapeOp, TransposeOp, SubscriptOp, SetItemOp, WriteBackOp, DimOp, MatmulOp, FullOp,
-    ArangeOp, EyeOp))
+    SignbitOp, LogicalNotOp, InvertOp, ConjugateOp, RealOp, ImagOp, ComplexOp, WhereOp,
+    ReduceOp, ArgReduceOp, BroadcastToOp, ReshapeOp, TransposeOp, SubscriptOp, SetItemOp,
+    WriteBackOp, DimOp, MatmulOp, FullOp, ArangeOp, EyeOp))

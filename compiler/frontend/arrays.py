@@ -102,7 +102,7 @@ def bool_of(cx, v, what: str) -> bool:
 
 def accumulator(el: T.Type) -> T.Type:
     """NumPy's sum/prod dtype: small ints and bool widen to int64 (uint64 if unsigned)."""
-    if T.is_float(el):
+    if T.is_float(el) or T.is_complex(el):
         return el
     return T.u64 if T.is_unsigned(el) else T.i64
 
@@ -130,13 +130,13 @@ def reduce(cx, kind: str, x, axis=None, keepdims=None, dtype=None):
 
 def mean(cx, x, axis=None, keepdims=None, dtype=None):
     """``np.mean``: float64 accumulation for integers, float32 for float16 (the quotient
-    rounded to float16), the input's float type otherwise."""
+    rounded to float16), the input's float or complex type otherwise."""
     x = materialize(cx, x)
     rank = len(T.shape_of(x.type))
     el = T.strong(x.type)
     half = is_none(dtype) and el == T.f16
     acc = resolve_dtype(cx, dtype) if not is_none(dtype) else (
-        T.f32 if half else el if T.is_float(el) else T.f64)
+        T.f32 if half else el if T.is_float(el) or T.is_complex(el) else T.f64)
     total = reduce(cx, "sum", cast(cx, x, acc), axis, keepdims)
     count = product(cx, [dim(cx, x, k) for k in axes_of(cx, axis, rank)])
     out = apply_ufunc(cx, np.divide, [total, cast(cx, count, acc)])
@@ -314,7 +314,7 @@ def arange(cx, start, stop=None, step=None, dtype=None):
 def _sample(t: T.Type, v: int):
     """A Python or NumPy scalar of type ``t`` with value ``v``."""
     if T.is_weak(t):
-        return {"int": int, "float": float, "bool": bool}[T.element_type(t).kind](v)
+        return T.python_type(t)(v)
     return T.to_dtype(t).type(v)
 
 

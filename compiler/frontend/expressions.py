@@ -164,7 +164,8 @@ def attribute(cx, obj, name: str):
     if isinstance(obj, Value) or (isinstance(obj, Constant) and isinstance(
             obj.value, (np.ndarray, np.generic))):
         if name in ATTRIBUTES:
-            return ATTRIBUTES[name](cx, mutation.array_operand(cx, obj) if name == "T" else obj)
+            views = name in ("T", "real", "imag")
+            return ATTRIBUTES[name](cx, mutation.array_operand(cx, obj) if views else obj)
         if name in METHODS:
             return BoundMethod(obj, name)
         cx.fail(f"array attribute '{name}' is not supported")

@@ -1,6 +1,7 @@
 """Writes into arrays by assignment: ``x[idx] = v``, ``x[idx] op= v`` and ``x op= v`` for an
-array ``x`` (in place, as NumPy's ``x.__iadd__``), each an ``np.setitem`` that ``mutate``
-makes every holder of ``x`` see (mutation.py). In-place operators cast with NumPy's
+array ``x`` (in place, as NumPy's ``x.__iadd__``), and ``z.real = v`` / ``z.imag op= v`` (the
+part's view written whole), each an ``np.setitem`` that ``mutate`` makes every holder of ``x``
+see (mutation.py). In-place operators cast with NumPy's
 ``same_kind`` rule."""
 
 from __future__ import annotations
@@ -47,6 +48,25 @@ def augassign_array(cx, node: ast.AugAssign, x: Value) -> None:
         new = operators.binary(cx, node.op, x, rhs)
         _check_same_kind(cx, node.op, new, x.type.element)
         mutation.mutate(cx, x, mutation.setitem(cx, x, Constant(()), new))
+
+
+def is_part(target) -> bool:
+    """Whether an assignment target is ``<expr>.real`` or ``<expr>.imag``."""
+    return isinstance(target, ast.Attribute) and target.attr in ("real", "imag")
+
+
+def part_view(cx, target: ast.Attribute) -> Value:
+    """The view ``z.real`` / ``z.imag`` of the complex array ``z`` that ``target`` writes."""
+    z = _target_array(cx, target.value)
+    with cx.at(target):
+        return expressions.attribute(cx, z, target.attr)
+
+
+def assign_part(cx, target: ast.Attribute, value) -> None:
+    """``z.real = value`` / ``z.imag = value``: every element of that part."""
+    view = part_view(cx, target)
+    with cx.at(target):
+        mutation.mutate(cx, view, mutation.setitem(cx, view, Constant(()), value))
 
 
 def check_scalar_update(cx, node: ast.AugAssign, current: Value) -> None:

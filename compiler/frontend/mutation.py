@@ -3,7 +3,8 @@ and ``mutate`` makes every holder of the old value see the new one.
 
 Mutating an array rebinds every slot of the current function (names, tuple items, nested
 functions' defaults, holders.py) bound to the same value (its aliases) and, for a view made
-by basic indexing, transposing or reshaping (``v = x[1:]``), the array it views. Views follow
+by basic indexing, transposing or reshaping (``v = x[1:]``) or a complex array's ``.real`` /
+``.imag``, the array it views. Views follow
 their base both ways: writing into an array also updates the names bound to views of it
 (``v = x[::2]; x[0] = 1`` changes ``v``). A view of a compile-time array bound to a local name
 is taken of that name's run-time value, so that writes reach it; writes through a view of a
@@ -29,7 +30,8 @@ from .ops import cast, dim, materialize
 from .stores import check_store
 from .values import Constant, Undefined
 
-_VIEWS = (npd.SubscriptOp, npd.TransposeOp, npd.ReshapeOp, npd.BroadcastToOp)
+_VIEWS = (npd.SubscriptOp, npd.TransposeOp, npd.ReshapeOp, npd.BroadcastToOp, npd.RealOp,
+          npd.ImagOp)
 
 
 def setitem(cx, x: Value, index, value) -> Value:
@@ -72,6 +74,10 @@ def mutate(cx, old, new) -> None:
         perm = src.attr("perm")
         inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
         updated = cx.emit(npd.TransposeOp, [new], {"perm": inverse})
+    elif isinstance(src, (npd.RealOp, npd.ImagOp)):   # the other part stays
+        other = cx.emit(npd.ImagOp if isinstance(src, npd.RealOp) else npd.RealOp, [base])
+        parts = [new, other] if isinstance(src, npd.RealOp) else [other, new]
+        updated = cx.emit(npd.ComplexOp, parts)
     elif isinstance(src, npd.ReshapeOp):
         if not is_contiguous(_origin(cx, base)):
             cx.fail("writing into a reshaped view of an argument or of another view is "
@@ -105,7 +111,7 @@ def view_source(cx, v):
         return None
     if isinstance(src, npd.ReshapeOp) and not isinstance(src.input.type, T.TensorType):
         return None   # a 0-d array made of a scalar (np.array(s)) is a new array
-    return src, (src.input if base is None else base)
+    return src, (src.operands[0] if base is None else base)
 
 
 def reapply(cx, chain, base: Value) -> Value:
@@ -118,6 +124,8 @@ def reapply(cx, chain, base: Value) -> Value:
                         {"spec": src.attr("spec"), "bounds": src.attr("bounds", ())})
         elif isinstance(src, npd.TransposeOp):
             v = cx.emit(npd.TransposeOp, [base], {"perm": src.attr("perm")})
+        elif isinstance(src, (npd.RealOp, npd.ImagOp)):
+            v = cx.emit(type(src), [base])
         else:
             v = cx.emit(type(src), [base, *src.sizes], types=[src.result.type])
         cx.views[v] = (src, base)
@@ -229,4 +237,5 @@ def is_contiguous(v: Value) -> bool:
     have any strides."""
     src = v.op if isinstance(v, OpResult) else None
     return src is not None and src.name.startswith("np.") \
-        and not isinstance(src, (npd.SubscriptOp, npd.TransposeOp, npd.BroadcastToOp))
+        and not isinstance(src, (npd.SubscriptOp, npd.TransposeOp, npd.BroadcastToOp,
+                                 npd.RealOp, npd.ImagOp))

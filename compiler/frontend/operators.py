@@ -82,16 +82,12 @@ def binary(cx, op, left, right):
 
 def _python_scalar_error(cx, python_op, a, b):
     """``a <op> b`` on Python scalars that Python answers with an exception (raised
-    when the call gets here, as in Python) or with a complex number (a CompileError)."""
+    when the call gets here, as in Python)."""
     try:
         r = python_op(a, b)
     except (ArithmeticError, ValueError) as e:
         raise_at_runtime(cx, e)
         return Constant(python_op(type(a)(1), type(b)(1)))
-    if isinstance(r, complex):
-        cx.fail(f"({a!r}) ** {b!r} is the complex number {r!r}: grafo does not support "
-                f"complex numbers",
-                "compute with floats whose result is real (e.g. abs(x) ** y)")
     return Constant(r)
 
 

@@ -52,8 +52,8 @@ OPERATOR_UFUNCS: dict = {
 
 # NumPy keeps integer dtypes for these (they are the identity on integers).
 _INT_IDENTITY = {np.floor, np.ceil, np.trunc}
-_WEAK_TOKEN = {"int": int, "float": float, "bool": np.dtype(np.bool_)}
-_SAMPLE = {"int": 1, "float": 1.5, "bool": True}
+_WEAK_TOKEN = {"int": int, "float": float, "complex": complex, "bool": np.dtype(np.bool_)}
+_SAMPLE = {"int": 1, "float": 1.5, "complex": 1.5 + 0.5j, "bool": True}
 _FOLD_LIMIT = 256  # largest folded array kept as a constant (elements)
 
 
@@ -102,7 +102,7 @@ def constant(cx, value, t: T.Type) -> Value:
     if isinstance(value, (tuple, list)):
         value = _sequence_array(cx, value, T.to_dtype(el))
     elif T.is_weak(el):
-        value = {"int": int, "float": float, "bool": bool}[el.kind](value)
+        value = T.python_type(el)(value)
         if el.kind == "int" and not -2 ** 63 <= value < 2 ** 63:
             cx.fail(f"Python int {value} does not fit in 64 bits")
     else:
@@ -140,7 +140,11 @@ def materialize(cx, v) -> Value:
 
 def cast(cx, v, el: T.Type) -> Value:
     """``v`` with element type ``el`` (an ``np.astype`` when it differs; a constant, or a tuple
-    or list of them, is converted at compile time)."""
+    or list of them, is converted at compile time). A complex to real cast keeps the real part
+    with NumPy's ComplexWarning, given once when the function is compiled."""
+    if T.is_complex(value_type(cx, v)) and not T.is_complex(el) and not T.is_bool(el):
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=2)
     if not isinstance(v, Value):
         t = value_type(cx, v)
         return constant(cx, compile_time(v), T.with_element(t, el))
@@ -186,7 +190,7 @@ def fold(fn, args, kwargs=None):
 
 
 def _plain(r) -> bool:
-    if r is None or isinstance(r, (bool, int, float, str, np.dtype, type)):
+    if r is None or isinstance(r, (bool, int, float, complex, str, np.dtype, type)):
         return True
     if isinstance(r, tuple):
         return all(_plain(x) for x in r)
@@ -325,7 +329,7 @@ def power_operator(cx, base, exponent):
     if isinstance(t, T.TensorType):
         el = t.element
         if isinstance(exponent, Constant) and type(exponent.value) in (int, float):
-            fast = _FLOAT_POWER if T.is_float(el) else _POWER
+            fast = _FLOAT_POWER if T.is_float(el) or T.is_complex(el) else _POWER
             ufunc = fast.get((type(exponent.value), exponent.value))
             if ufunc is not None:
                 return apply_ufunc(cx, ufunc, [base])

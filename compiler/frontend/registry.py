@@ -13,6 +13,7 @@ from .. import effects
 from .. import types as T
 from . import arrays as A
 from . import (
+    complex_parts,
     covariance,
     creation,
     expansion,
@@ -178,6 +179,9 @@ NUMPY.update({
     np.where: signature("np.where", A.np_where, ["condition", "x=", "y="]),
     np.clip: signature("np.clip", A.clip, ["a", "a_min=", "a_max="]),
     np.astype: signature("np.astype", A.astype, ["x", "dtype"]),
+    np.real: signature("np.real", complex_parts.real, ["val"]),
+    np.imag: signature("np.imag", complex_parts.imag, ["val"]),
+    np.angle: signature("np.angle", complex_parts.angle, ["z", "deg="]),
     np.shape: signature("np.shape", _shape, ["a"]),
     np.ndim: signature("np.ndim", _ndim, ["a"]),
     np.size: signature("np.size", _size, ["a"]),
@@ -189,7 +193,7 @@ for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RU
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY[np.meshgrid] = expansion.meshgrid
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-           np.uint64, np.float16, np.float32, np.float64):
+           np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128):
     NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
 
 
@@ -228,6 +232,8 @@ METHODS: dict = {
     "clip": signature("ndarray.clip", A.clip, ["a", "min=", "max="]),
     "ravel": signature("ndarray.ravel", _ravel, ["a"]),
     "flatten": signature("ndarray.flatten", _flatten, ["a"]),
+    "conj": signature("ndarray.conj", complex_parts.conjugate, ["a"]),
+    "conjugate": signature("ndarray.conjugate", complex_parts.conjugate, ["a"]),
 }
 
 for _table in (statistics.METHODS, sorting.METHODS, shape_functions.METHODS,
@@ -240,6 +246,8 @@ ATTRIBUTES: dict = {
     "size": _size,
     "dtype": lambda cx, x: Constant(T.to_dtype(value_type(cx, x))),
     "T": lambda cx, x: A.transpose(cx, x),
+    "real": complex_parts.real,
+    "imag": complex_parts.imag,
 }
 
 
@@ -340,6 +348,7 @@ BUILTINS: dict = {
     builtins.getattr: signature("getattr", _getattr, ["object", "name"]),
     builtins.abs: signature("abs", _abs, ["x"]),
     builtins.float: signature("float", _float, ["x"]),
+    builtins.complex: signature("complex", complex_parts.python_complex, ["real=", "imag="]),
     builtins.int: signature("int", _int, ["x"]),
     builtins.bool: signature("bool", _bool, ["x"]),
     builtins.len: signature("len", _len, ["obj"]),
@@ -373,7 +382,8 @@ VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims
                   np.flip, np.fliplr, np.flipud, np.rot90, np.broadcast_to, np.asarray,
                   np.array, np.ascontiguousarray, np.asfortranarray, np.einsum, np.bool_,
                   np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-                  np.uint64, np.float16, np.float32, np.float64}
+                  np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128,
+                  np.real}
 VIEW_METHODS = {"reshape", "ravel", "squeeze", "swapaxes", "transpose"}
 FOLDABLE = (set(NUMPY) - creation.UNFOLDABLE) | (set(BUILTINS) - {builtins.range,
                                                                  builtins.getattr})

@@ -230,7 +230,9 @@ def outer(cx, a, b):
 
 
 def vdot(cx, a, b):
-    """``np.vdot`` (real dtypes): the dot product of the flattened arrays."""
+    """``np.vdot``: the dot product of the flattened arrays, the first one conjugated."""
+    if T.is_complex(value_type(cx, a)):
+        a = apply_ufunc(cx, np.conjugate, [a])
     return A.matmul(cx, _ravel(cx, a), _ravel(cx, b))
 
 

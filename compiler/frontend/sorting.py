@@ -18,7 +18,8 @@ import numpy as np
 from .. import types as T
 from ..dialects import np_data as nd
 from . import arrays as A
-from . import creation, mutation, statistics
+from . import complex_parts, creation, mutation, statistics
+from .expansion import take_along_axis
 from .indexing import subscript
 from .ops import apply_ufunc, cast, check, dim, materialize
 from .shape_functions import concatenate
@@ -57,7 +58,31 @@ def sorted_along(cx, x, axis, arg: bool):
         x, ax = A.reshape(cx, x, Constant(-1)), 0
     else:
         ax = A.normalize_axis(cx, A.int_constant(cx, axis, "axis"), _rank(x))
+    if T.is_complex(x.type):
+        perm = _complex_argsort(cx, x, ax)
+        return (perm if arg else take_along_axis(cx, x, perm, Constant(ax))), ax
     return cx.emit(nd.SortOp, [x], {"axis": ax, "arg": arg}), ax
+
+
+def _complex_argsort(cx, z, ax: int):
+    """The stable argsort of complex ``z`` along ``ax`` in NumPy's order (``npy_sort``'s
+    ``CDOUBLE_LT``): ``R + Rj`` by real then imaginary part, then ``R + nanj`` by real part,
+    ``nan + Rj`` by imaginary part, ``nan + nanj`` last. Three stable float/int sorts, the
+    least significant key first (an LSD sort on the key triple)."""
+    re, im = complex_parts.real(cx, z), complex_parts.imag(cx, z)
+    nan_re, nan_im = (apply_ufunc(cx, np.isnan, [p]) for p in (re, im))
+    zero = Constant(0.0)
+    groups = apply_ufunc(cx, np.add, [A.astype(cx, nan_re, Constant(np.int8)),
+                                      A.astype(cx, nan_re, Constant(np.int8))])
+    groups = apply_ufunc(cx, np.add, [groups, A.astype(cx, nan_im, Constant(np.int8))])
+    primary = A.where(cx, nan_re, A.where(cx, nan_im, zero, im), re)
+    secondary = A.where(cx, apply_ufunc(cx, np.logical_or, [nan_re, nan_im]), zero, im)
+    perm = cx.emit(nd.SortOp, [materialize(cx, secondary)], {"axis": ax, "arg": True})
+    for key in (primary, groups):
+        keyed = take_along_axis(cx, key, perm, Constant(ax))
+        order = cx.emit(nd.SortOp, [materialize(cx, keyed)], {"axis": ax, "arg": True})
+        perm = take_along_axis(cx, perm, order, Constant(ax))
+    return perm
 
 
 def _sort(arg: bool):
@@ -210,7 +235,7 @@ def unique(cx, x, return_index=None, return_inverse=None, return_counts=None, ax
     after = subscript(cx, s, _slice(Constant(1)))
     before = subscript(cx, s, _slice(Constant(None), Constant(-1)))
     new = apply_ufunc(cx, np.not_equal, [after, before])
-    if nan_equal and T.is_float(T.strong(s.type)):
+    if nan_equal and (T.is_float(T.strong(s.type)) or T.is_complex(s.type)):
         nans = apply_ufunc(cx, np.logical_and, [apply_ufunc(cx, np.isnan, [after]),
                                                 apply_ufunc(cx, np.isnan, [before])])
         new = apply_ufunc(cx, np.logical_and, [new, apply_ufunc(cx, np.logical_not, [nans])])

@@ -97,6 +97,9 @@ def _augmented(cx, node: ast.AugAssign) -> None:
     if isinstance(node.target, ast.Subscript):
         item_assignment.augassign_item(cx, node)
         return
+    if item_assignment.is_part(node.target):
+        item_assignment.augassign_array(cx, node, item_assignment.part_view(cx, node.target))
+        return
     if not isinstance(node.target, ast.Name):
         _bad_target(cx, node.target)
     current = unwrap(cx, expressions.load_name(cx, node.target.id))
@@ -173,6 +176,8 @@ def assign(cx, target, value) -> None:
         cx.scope[target.id] = value
     elif isinstance(target, ast.Subscript):
         item_assignment.assign_item(cx, target, value)
+    elif item_assignment.is_part(target):
+        item_assignment.assign_part(cx, target, value)
     elif isinstance(target, (ast.Tuple, ast.List)):
         if any(isinstance(t, ast.Starred) for t in target.elts):
             with cx.at(target):

@@ -163,6 +163,8 @@ def const_type(value) -> T.Type | None:
         return T.py_int
     if isinstance(value, float):
         return T.py_float
+    if isinstance(value, complex):
+        return T.py_complex
     return None
 
 
@@ -199,6 +201,8 @@ def same_constant(a, b) -> bool:
         return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b, equal_nan=True)
     if isinstance(a, (float, np.floating)):
         return a == b or (a != a and b != b)
+    if isinstance(a, (complex, np.complexfloating)):
+        return same_constant(a.real, b.real) and same_constant(a.imag, b.imag)
     try:
         return bool(a is b or a == b)
     except (TypeError, ValueError):

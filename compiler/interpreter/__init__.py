@@ -1,9 +1,9 @@
-"""A reference interpreter of loop-level IR (func, scf, arith, math, memref, grafo).
+"""A reference interpreter of loop-level IR (func, scf, arith, complex, math, memref, grafo).
 
 The oracle for lowering tests: it runs what ``lowering.lower_to_loops`` produces without the
 LLVM backend; the CUDA target's host program and its simulated device run their loop-level
 IR through it too. Values are held as ``values.py`` says; each op runs by the rule of its
-class, one module of rules per dialect (``arith.py``, ``math.py``, ``memref.py``,
+class, one module of rules per dialect (``arith.py``, ``complex.py``, ``math.py``, ``memref.py``,
 ``grafo.py``, ``scf.py``).
 
 Behaviour that is undefined or poison in LLVM raises ``UndefinedBehavior``: a division by zero
@@ -12,7 +12,7 @@ out of bounds or into a freed buffer, freeing a buffer twice or one the function
 allocate.
 """
 
-from . import arith, grafo, lapack, math, memref, scf  # noqa: F401  (their rules)
+from . import arith, complex, grafo, lapack, math, memref, scf  # noqa: F401  (their rules)
 from .machine import Interpreter, run
 from .registry import RULES
 from .values import Buffer, UndefinedBehavior, signed, storage_dtype

@@ -1,7 +1,8 @@
 """How the interpreter holds loop-level values: integers as Python ints holding the signed
 value of their width (``i1`` is 0 or 1, ``index`` is 64-bit), floats as NumPy
-``float16``/``float32``/``float64`` scalars, memrefs as ``Buffer`` s over NumPy arrays of the
-signless storage dtype (int32 for i32, bool for i1), possibly strided views."""
+``float16``/``float32``/``float64`` scalars, complexes as ``complex64``/``complex128`` scalars,
+memrefs as ``Buffer`` s over NumPy arrays of the signless storage dtype (int32 for i32, bool for
+i1), possibly strided views."""
 
 from __future__ import annotations
 
@@ -46,10 +47,17 @@ def float_type(t: T.Type):
     return {16: np.float16, 32: np.float32}.get(t.width, np.float64)
 
 
+def complex_type(t: T.Type):
+    """The NumPy scalar type of complex type ``t``."""
+    return np.complex64 if t.element.width == 32 else np.complex128
+
+
 def storage_dtype(t: T.Type) -> np.dtype:
     """The NumPy dtype holding loop-level elements of type ``t``."""
     if isinstance(t, T.FloatType):
         return np.dtype(float_type(t))
+    if isinstance(t, T.ComplexType):
+        return np.dtype(complex_type(t))
     if t == T.i1:
         return np.dtype(np.bool_)
     return np.dtype(f"int{width(t)}")
@@ -57,4 +65,6 @@ def storage_dtype(t: T.Type) -> np.dtype:
 
 def scalar(t: T.Type, x):
     """The interpreter's value of type ``t`` for the number ``x``."""
+    if isinstance(t, T.ComplexType):
+        return complex_type(t)(x)
     return float_type(t)(x) if isinstance(t, T.FloatType) else signed(int(x), width(t))

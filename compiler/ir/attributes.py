@@ -103,6 +103,8 @@ class DenseAttr(Attribute):
     def __str__(self) -> str:
         el = self.type.element
         flat = self.value.reshape(-1)
+        if isinstance(el, T.ComplexType):  # MLIR's hex form: (re, im) pairs of raw bytes
+            return f'dense<"0x{dense_bytes(self.value).hex().upper()}"> : {self.type}'
         bits = flat.view(f"u{flat.dtype.itemsize}") if flat.dtype.kind == "f" else flat
         if flat.size and (bits == bits[0]).all():  # bitwise, so -0.0 and NaNs are kept
             body = _scalar_text(flat[0], el)
@@ -201,9 +203,31 @@ def unescape_string(s: str) -> str:
     return out.decode("utf-8", errors="replace")
 
 
+def complex_attr(value, t: T.Type) -> ArrayAttr:
+    """A complex constant as MLIR's ``complex.constant`` holds it: ``[re : f64, im : f64]``
+    (``t`` is the complex type, or a weak complex, whose parts are f64)."""
+    part = T.strong(T.real_type(t))
+    value = complex(value)
+    return ArrayAttr((FloatAttr(value.real, part), FloatAttr(value.imag, part)))
+
+
+def is_complex_attr(a: Attribute, t: T.Type) -> bool:
+    """Whether ``a`` is :func:`complex_attr`'s form for the complex type ``t``."""
+    part = T.strong(T.real_type(t))
+    return (isinstance(a, ArrayAttr) and len(a.value) == 2
+            and all(isinstance(x, FloatAttr) and x.type == part for x in a.value))
+
+
+def complex_value(a: ArrayAttr) -> complex:
+    """The Python complex held by a :func:`complex_attr`."""
+    return complex(a.value[0].value, a.value[1].value)
+
+
 def scalar_attr(value, t: T.Type) -> Attribute:
     """An attribute holding the Python/NumPy scalar ``value`` as type ``t``."""
     t = T.strong(t) if isinstance(t, T.WeakType) else t
+    if isinstance(t, T.ComplexType):
+        return complex_attr(value, t)
     if isinstance(t, T.FloatType):
         return FloatAttr(float(value), t)
     return IntegerAttr(int(value), t)

@@ -86,7 +86,7 @@ def opt_attr(constraint: Constraint) -> AttrDef:
 # types --------------------------------------------------------------------------------------
 
 def _dtype(t) -> bool:
-    return isinstance(t, (T.IntegerType, T.FloatType))
+    return isinstance(t, (T.IntegerType, T.FloatType, T.ComplexType))
 
 
 AnyType = Constraint("any type", lambda t: isinstance(t, T.Type))
@@ -98,15 +98,19 @@ IntOrIndex = Constraint("a signless integer or index", lambda t: SignlessInteger
                         or isinstance(t, T.IndexType))
 Float = Constraint("a float (f32 or f64)", lambda t: isinstance(t, T.FloatType))
 # Loop level: the scalars of registers and buffers, and buffers of them.
-LoopScalar = Constraint("a signless integer, index or float scalar",
-                        lambda t: IntOrIndex.test(t) or isinstance(t, T.FloatType))
+Complex = Constraint("a complex (complex<f32> or complex<f64>)",
+                     lambda t: isinstance(t, T.ComplexType))
+LoopScalar = Constraint("a signless integer, index, float or complex scalar",
+                        lambda t: IntOrIndex.test(t) or isinstance(t, (T.FloatType,
+                                                                       T.ComplexType)))
 # Buffers may hold any integers (upstream memrefs do); loads and stores keep that type.
-LoopElement = Constraint("an integer, index or float scalar", lambda t: isinstance(
-    t, (T.IntegerType, T.IndexType, T.FloatType)))
-MemRef = Constraint("a memref of integers, index or floats",
+LoopElement = Constraint("an integer, index, float or complex scalar", lambda t: isinstance(
+    t, (T.IntegerType, T.IndexType, T.FloatType, T.ComplexType)))
+MemRef = Constraint("a memref of integers, index, floats or complexes",
                     lambda t: isinstance(t, T.MemRefType) and LoopElement.test(t.element))
 # Tensor level: NumPy dtypes and Python's weak scalars, and tensors of dtypes.
-Tensor = Constraint("a tensor of a dtype (i1, i8..i64, ui8..ui64, f32, f64)",
+Tensor = Constraint("a tensor of a dtype (i1, i8..i64, ui8..ui64, f32, f64, complex<f32>, "
+                    "complex<f64>)",
                     lambda t: isinstance(t, T.TensorType) and _dtype(t.element))
 NpScalar = Constraint("a dtype or Python scalar", lambda t: _dtype(t)
                       or isinstance(t, T.WeakType))

@@ -108,7 +108,7 @@ def _lark() -> lark.Lark:
 
 _SCALARS = {str(t): t for t in (T.i1, T.i8, T.i16, T.i32, T.i64, T.u8, T.u16, T.u32, T.u64,
                                 T.f16, T.f32, T.f64, T.index, T.none, T.py_int, T.py_float,
-                                T.py_bool)}
+                                T.py_bool, T.py_complex)}
 _LOCATION_KINDS = {"file_loc", "name_loc", "callsite_loc", "fused_loc", "unknown_loc",
                    "loc_alias"}
 _FLOAT_BITS = {T.f16: (np.float16, np.uint16), T.f32: (np.float32, np.uint32),
@@ -444,7 +444,8 @@ class _Reader:
         if not isinstance(t, T.TensorType) or not t.is_static:
             raise self.error_at(type_tree, f"a dense attribute needs a tensor type of static "
                                            f"shape, got {t}")
-        if not isinstance(t.element, (T.IntegerType, T.FloatType, T.IndexType)):
+        if not isinstance(t.element, (T.IntegerType, T.FloatType, T.IndexType,
+                                      T.ComplexType)):
             raise self.error_at(type_tree, f"dense elements of type {t.element} are not "
                                            f"supported")
         return t, T.to_dtype(t.element)
@@ -484,6 +485,8 @@ class _Reader:
         body = body[0] if body else Tree("dense_list", [])
         if body.data == "dense_hex":
             arr = self.dense_hex(body.children[0], t, dtype)
+        elif isinstance(t.element, T.ComplexType) or body.data == "dense_complex":
+            arr = self.dense_complexes(body, keyword, t, dtype)
         elif body.data == "dense_scalar":
             flat = self.dense_values([body.children[0]], t.element, dtype)
             try:
@@ -521,17 +524,37 @@ class _Reader:
                                      f"(or {dtype.itemsize} for a splat) for {t}")
         return np.broadcast_to(flat, (size,)).reshape(t.shape).copy()
 
-    def dense_shape(self, tree: Tree, keyword: Token) -> tuple[tuple, list[Token]]:
-        """The shape of a nested dense literal and its scalar tokens in row-major order."""
+    def dense_complexes(self, body: Tree, keyword: Token, t: T.TensorType,
+                        dtype: np.dtype) -> np.ndarray:
+        """Complex elements ``(re,im)`` (a splat, or a nested list of them)."""
+        if not isinstance(t.element, T.ComplexType):
+            raise self.error_at(keyword, f"a complex element (re,im) in a dense literal of {t}")
+        shape, leaves = self.dense_shape(body, keyword)
+        if shape not in ((), t.shape) or any(not isinstance(x, Tree) for x in leaves):
+            raise self.error_at(keyword, f"{t} needs complex elements (re,im) of shape "
+                                         f"{t.shape}")
+        parts = self.float_array([p for leaf in leaves for p in leaf.children],
+                                 t.element.element)
+        return np.broadcast_to(parts.view(dtype), (math.prod(t.shape),)).reshape(t.shape).copy()
+
+    def dense_shape(self, tree: Tree, keyword: Token) -> tuple[tuple, list]:
+        """The shape of a nested dense literal and its scalar tokens (a ``dense_complex``
+        tree for a complex element) in row-major order."""
         if tree.data == "dense_scalar":
             return (), [tree.children[0]]
+        if tree.data == "dense_complex":
+            return (), [tree]
         parts = [self.dense_shape(c, keyword) for c in tree.children]
         if any(p[0] != parts[0][0] for p in parts):
             raise self.error_at(keyword, "dense literal is not rectangular")
         inner = parts[0][0] if parts else ()
         return (len(parts), *inner), [tok for p in parts for tok in p[1]]
 
-    def dense_values(self, tokens: list[Token], el: T.Type, dtype: np.dtype) -> np.ndarray:
+    def dense_values(self, tokens: list, el: T.Type, dtype: np.dtype) -> np.ndarray:
+        for tok in tokens:
+            if isinstance(tok, Tree):
+                raise self.error_at(tok.children[0], f"a complex element (re,im) in a dense "
+                                                     f"literal of {el}")
         if el in _FLOAT_BITS:
             return self.float_array(tokens, el)
         if el == T.i1:
@@ -587,6 +610,12 @@ class _Reader:
                 raise self.error_at(ch[0], f"unknown type {ch[0].value} (types: "
                                            f"{', '.join(_SCALARS)})")
             return t
+        if kind == "complex_type":
+            part = _SCALARS.get(ch[1].value)
+            if part not in (T.f32, T.f64):
+                raise self.error_at(ch[1], f"complex parts must be f32 or f64, got "
+                                           f"{ch[1].value}")
+            return T.ComplexType(part)
         if kind == "type_alias":
             return self.alias(ch[0], "a type")
         if kind == "function_type":

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from .. import types as T
 from ..dialects import arith, func, grafo, memref, scf
-from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, UnitAttr
+from ..dialects import complex as complex_dialect
+from ..ir.attributes import FloatAttr, IntegerAttr, StringAttr, UnitAttr, complex_attr
 from ..ir.builder import Builder
 from ..ir.core import Block, OpResult, Value
 from ..ir.opdef import Op
@@ -48,13 +49,21 @@ class Emitter:
         self.b.create(cls, list(operands), attrs or None, [])
 
     def const(self, value, t: T.Type) -> Value:
-        """A hoisted ``arith.constant`` of the loop-level type ``t``."""
-        key = (t, repr(float(value)) if isinstance(t, T.FloatType) else int(value))
+        """A hoisted ``arith.constant`` of the loop-level type ``t`` (a ``complex.constant``
+        for a complex ``t``)."""
+        if isinstance(t, T.ComplexType):
+            key = (t, repr(complex(value)))
+        else:
+            key = (t, repr(float(value)) if isinstance(t, T.FloatType) else int(value))
         v = self._consts.get(key)
         if v is None:
-            attr = FloatAttr(float(value), t) if isinstance(t, T.FloatType) \
-                else IntegerAttr(_wrap(int(value), t), t)
-            op = arith.ConstantOp.build([], {"value": attr}, [t], loc=self.fn.loc)
+            if isinstance(t, T.ComplexType):
+                op = complex_dialect.ConstantOp.build(
+                    [], {"value": complex_attr(value, t)}, [t], loc=self.fn.loc)
+            else:
+                attr = FloatAttr(float(value), t) if isinstance(t, T.FloatType) \
+                    else IntegerAttr(_wrap(int(value), t), t)
+                op = arith.ConstantOp.build([], {"value": attr}, [t], loc=self.fn.loc)
             self.entry.insert(self._const_pos, op)
             self._const_pos += 1
             v = self._consts[key] = op.result

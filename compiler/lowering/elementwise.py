@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import types as T
 from ..dialects import np as npd
-from ..ir.attributes import DenseAttr, attr_value
+from ..ir.attributes import DenseAttr
 from . import scalar as S
 from .index_expr import Expr, broadcast, broadcast_shape, column_major_strides, of_buffer, splat
 from .lowerer import Lowerer, rule
@@ -42,10 +42,13 @@ def _common_layout(em, ins, rank: int):
 
 
 def _elementwise_rule(cls: type[npd.ElementwiseOp]):
-    fn, cost = S.SCALAR[cls], S.COST.get(cls, 1)
+    cost = S.COST.get(cls, 1)
 
     def lower(lw: Lowerer, op):
         t = T.element_type(op.x.type)
+        # NumPy runs its array loops when any operand is an array, a 0-d one too
+        array = any(isinstance(v.type, T.TensorType) for v in op.operands)
+        fn = S.element_function(cls, t, array)
         if not isinstance(op.result.type, T.TensorType):
             return [fn(lw.em, t, *[lw.scalar(v) for v in op.operands])]
         return [fused_map(lw, op, lambda *xs: fn(lw.em, t, *xs), cost)]
@@ -101,7 +104,7 @@ def lower_constant(lw: Lowerer, op):
     el = T.lowered(T.element_type(t))
     attr = op.attributes["value"]
     if not isinstance(attr, DenseAttr):
-        return [em.const(attr_value(attr), el)]
+        return [em.const(op.value, el)]
     flat = attr.value.reshape(-1)
     bits = flat.view(np.uint8).reshape(flat.size, -1) if flat.size else flat
     if flat.size == 0 or (bits == bits[0]).all():

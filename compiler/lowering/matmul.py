@@ -134,7 +134,8 @@ def lower_matmul(lw: Lowerer, op):
 
     (m,) = cols
     b_strides = None if b.strides is None else b.strides[-2:]
-    if not T.is_bool(t) and not _small(rows[0] if rows else 1, m, ka):
+    # complex products take the plain nest below: the kernel's tiles are sized for reals
+    if not T.is_bool(t) and not T.is_complex(t) and not _small(rows[0] if rows else 1, m, ka):
         if rows:
             buf = em.alloc(out_shape, T.lowered(t))
             _blocked(em, lw, t, buf, nb, tuple(batch), rows[0], m, ka, a_at, b_at, b_strides)

@@ -35,18 +35,19 @@ def _add(em: Emitter, a, b):
     return em.op(arith.AddFOp, a, b)
 
 
-def block(em: Emitter, t: T.Type, off, n, load1):
+def block(em: Emitter, t: T.Type, off, n, load1, lanes=LANES):
     """The sum of ``load1(off + j)`` (loop-level float type ``t``) for ``j < n <= BLOCK`` in
-    NumPy's order, its 8 partial sums in one vector (a zero start changes only the sign of a
-    zero total, which NumPy's ``+ 0.0`` initial value of the result removes too)."""
+    NumPy's order, its ``lanes`` partial sums in one vector (a zero start changes only the sign
+    of a zero total, which NumPy's ``+ 0.0`` initial value of the result removes too; a complex
+    sum's parts take half the lanes, NumPy's pairwise sum running over interleaved floats)."""
     zero = em.const(0.0, t)
-    full = em.mul(em.floordiv(n, LANES), LANES)
-    lanes = em.loop(full, lambda j, *acc: [_add(em, acc[i], load1(em.add(em.add(off, j), i)))
-                                           for i in range(LANES)],
-                    [zero] * LANES, step=LANES, lanes=LANES)
-    while len(lanes) > 1:
-        lanes = [_add(em, lanes[i], lanes[i + 1]) for i in range(0, len(lanes), 2)]
-    (s,) = em.loop(n, lambda j, s: [_add(em, s, load1(em.add(off, j)))], lanes, lb=full)
+    full = em.mul(em.floordiv(n, lanes), lanes)
+    acc = em.loop(full, lambda j, *acc: [_add(em, acc[i], load1(em.add(em.add(off, j), i)))
+                                         for i in range(lanes)],
+                  [zero] * lanes, step=lanes, lanes=lanes)
+    while len(acc) > 1:
+        acc = [_add(em, acc[i], acc[i + 1]) for i in range(0, len(acc), 2)]
+    (s,) = em.loop(n, lambda j, s: [_add(em, s, load1(em.add(off, j)))], acc, lb=full)
     return s
 
 

@@ -36,6 +36,7 @@ import math
 
 from .. import types as T
 from ..dialects import arith, memref
+from ..dialects import complex as complex_dialect
 from ..dialects import np as npd
 from ..ir.attributes import UnitAttr
 from ..ir.core import Value
@@ -45,7 +46,7 @@ from .context import Emitter
 from .index_expr import Expr, of_buffer, splat
 from .lowerer import Lowerer, materializer, rule
 
-BLOCK = PW.BLOCK
+BLOCK, LANES = PW.BLOCK, PW.LANES
 CHUNK = 1 << 16   # elements per partial result of a large full reduction
 
 
@@ -53,7 +54,6 @@ def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
     """(combine(acc, x), identity) of reduction ``kind`` in element type ``t``; ``nsz``: a
     float max/min may give either zero (the caller fixes the sign, ``_zero_sign``)."""
     lt = T.lowered(t)
-    width = lt.width
     if kind == "sum":
         return (lambda a, x: S.add(em, t, a, x)), em.const(0, lt)
     if kind == "prod":
@@ -62,6 +62,11 @@ def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
         cls = arith.OrIOp if kind == "any" else arith.AndIOp
         return (lambda a, x: em.op(cls, a, x)), em.const(int(kind == "all"), T.i1)
     big = kind == "max"
+    if T.is_complex(t):   # lexicographic, NaN propagates (np.maximum's complex loop)
+        fn = S.element_function(npd.MaximumOp if big else npd.MinimumOp, t, False)
+        ident = complex(-math.inf, -math.inf) if big else complex(math.inf, math.inf)
+        return (lambda a, x: fn(em, t, a, x)), em.const(ident, lt)
+    width = lt.width
     if T.is_float(t):
         ident = -math.inf if big else math.inf
     elif T.is_bool(t):
@@ -83,19 +88,20 @@ def monoid(em: Emitter, kind: str, t: T.Type, nsz: bool = False):
     return (lambda a, x: fn(em, t, a, x)), em.const(ident, lt)
 
 
-def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp):
-    """Add ``load1(j)`` for j < n to the compensated sum (total, comp), by blocks. The
-    ``LANES`` partial sums of a block carry in one vector register (``grafo.lanes``)."""
+def _kahan_blocks(em: Emitter, t: T.Type, n, load1, total, comp, block=BLOCK, lanes=LANES):
+    """Add ``load1(j)`` for j < n to the compensated sum (total, comp), by blocks of
+    ``block``. The ``lanes`` partial sums of a block carry in one vector register
+    (``grafo.lanes``)."""
     add = lambda a, b: S.add(em, t, a, b)  # noqa: E731
 
-    def block(b0, total, comp):
-        s = PW.block(em, T.lowered(t), b0, em.min(em.sub(n, b0), BLOCK), load1)
+    def one_block(b0, total, comp):
+        s = PW.block(em, T.lowered(t), b0, em.min(em.sub(n, b0), block), load1, lanes)
         y = em.op(arith.SubFOp, s, comp)
         nxt = add(total, y)
         c = em.op(arith.SubFOp, em.op(arith.SubFOp, nxt, total), y)
         return [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]  # inf/NaN: no correction
 
-    return em.loop(n, block, [total, comp], step=BLOCK, version=True)
+    return em.loop(n, one_block, [total, comp], step=block, version=True)
 
 
 def _half_point(em, kind, t, red_shape, load_at):
@@ -118,16 +124,25 @@ def _half_point(em, kind, t, red_shape, load_at):
     return em.cast(arith.TruncFOp, v, T.f16) if t == T.f16 else v
 
 
-def _reduce_point(em, kind, t, x_el, red_shape, load_at):
-    """The reduction of ``load_at(reduced index)`` over ``red_shape`` (one output element)."""
+def _reduce_point(em, kind, t, x_el, red_shape, load_at, block=BLOCK, lanes=LANES):
+    """The reduction of ``load_at(reduced index)`` over ``red_shape`` (one output element).
+    A complex sum adds its parts as float sums of half the block and lanes: NumPy's pairwise
+    sum of a complex array runs over its interleaved floats."""
     if x_el == T.f16 and kind in ("sum", "prod") and red_shape:
         return _half_point(em, kind, t, red_shape, load_at)
     pre = (lambda v: S.truthy(em, x_el, v)) if kind in ("any", "all") else (lambda v: v)
+    if kind == "sum" and T.is_complex(t) and red_shape:
+        part = T.real_type(t)
+        sums = [_reduce_point(em, kind, part, part, red_shape,
+                              lambda idx, cls=cls: em.op(cls, load_at(idx)), BLOCK // 2,
+                              LANES // 2)
+                for cls in (complex_dialect.ReOp, complex_dialect.ImOp)]
+        return em.op(complex_dialect.CreateOp, *sums)
     if kind == "sum" and T.is_float(t) and red_shape:
         *outer, n = red_shape
         zero = em.const(0.0, T.lowered(t))
         total, comp = em.nest(outer, lambda oidx, tot, c: _kahan_blocks(
-            em, t, n, lambda j: load_at(oidx + (j,)), tot, c), [zero, zero])
+            em, t, n, lambda j: load_at(oidx + (j,)), tot, c, block, lanes), [zero, zero])
         return em.op(arith.SubFOp, total, comp)  # comp is the excess the last add kept
     combine, ident = monoid(em, kind, t, nsz=True)
     (acc,) = em.nest(red_shape, lambda idx, acc: [combine(acc, pre(load_at(idx)))], [ident],

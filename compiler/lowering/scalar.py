@@ -25,6 +25,7 @@ from ..errors import PY_INT_OVERFLOW
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
 from ..ir.ranges import value_range
+from . import complex_scalar as CS
 from .context import Emitter
 
 # np unary float op -> math op
@@ -60,6 +61,8 @@ def _width(t: T.Type) -> int:
 
 def truthy(em: Emitter, t: T.Type, x: Value) -> Value:
     """``bool(x)`` as i1: ``x != 0`` (NaN is true)."""
+    if T.is_complex(t):
+        return CS.truthy(em, t, x)
     if _k(t) == "b":
         return x
     if _k(t) == "f":
@@ -95,6 +98,8 @@ def _mul_overflows(em, a, b, r):
 
 
 def add(em, t, a, b):
+    if T.is_complex(t):
+        return CS.COMPLEX[npd.AddOp](em, t, a, b)
     r = em.op({"f": arith.AddFOp, "b": arith.OrIOp}.get(_k(t), arith.AddIOp), a, b)
     if t == T.py_int and value_range(r) is None:   # a known range never wraps
         # overflow: both operands' signs differ from the result's
@@ -105,6 +110,8 @@ def add(em, t, a, b):
 
 
 def subtract(em, t, a, b):
+    if T.is_complex(t):
+        return CS.COMPLEX[npd.SubtractOp](em, t, a, b)
     r = em.op({"f": arith.SubFOp, "b": arith.XOrIOp}.get(_k(t), arith.SubIOp), a, b)
     if t == T.py_int and value_range(r) is None:   # a known range never wraps
         # overflow: operands of different signs and the result's sign is b's
@@ -115,6 +122,8 @@ def subtract(em, t, a, b):
 
 
 def multiply(em, t, a, b):
+    if T.is_complex(t):
+        return CS.COMPLEX[npd.MultiplyOp](em, t, a, b)
     r = em.op({"f": arith.MulFOp, "b": arith.AndIOp}.get(_k(t), arith.MulIOp), a, b)
     if t == T.py_int:
         _py_int_overflow(em, _mul_overflows(em, a, b, r), "{0} * {1}", (a, b))
@@ -518,7 +527,10 @@ def signbit(em, t, x):
 def astype(em: Emitter, src: T.Type, dst: T.Type, x: Value) -> Value:
     """``ndarray.astype(dst)`` of one element (unsafe casting). To bool: ``x != 0``. Float to
     int: ``fptosi``/``fptoui`` (the backend gives NumPy's x86 results for NaN/inf/out of
-    range). To ``!py.int`` (Python's ``int(x)``): NaN raises ValueError, inf OverflowError."""
+    range). To ``!py.int`` (Python's ``int(x)``): NaN raises ValueError, inf OverflowError.
+    Complex types: ``complex_scalar.astype``."""
+    if T.is_complex(src) or T.is_complex(dst):
+        return CS.astype(em, src, dst, x, lambda s, d, v: astype(em, s, d, v))
     ks, kd = _k(src), _k(dst)
     ls, ld = T.lowered(src), T.lowered(dst)
     if kd == "b":
@@ -572,11 +584,22 @@ _SCALAR = {
     npd.NegativeOp: negative, npd.PositiveOp: positive, npd.AbsoluteOp: absolute,
     npd.SquareOp: square, npd.SignOp: sign, npd.ReciprocalOp: reciprocal, npd.IsnanOp: isnan,
     npd.IsinfOp: isinf, npd.IsfiniteOp: isfinite, npd.SignbitOp: signbit, npd.WhereOp: where,
+    npd.ConjugateOp: positive, npd.RealOp: positive, npd.ComplexOp: CS.create_from_parts,
     **{n: _math_unary(m) for n, m in MATH_UNARY.items()},
 }
 # functions with float16 code of their own (selections of an operand are exact in float16)
 _OWN_FLOAT16 = (where, maximum, minimum, fmax, fmin, hypot)
 SCALAR = {cls: fn if fn in _OWN_FLOAT16 else _in_float32(fn) for cls, fn in _SCALAR.items()}
+
+
+
+def element_function(cls: type, t: T.Type, array: bool):
+    """The scalar function of the np op class ``cls`` for operands of element type ``t``, on
+    elements of arrays (``array``) or on scalars."""
+    if T.is_complex(t):
+        return (CS.COMPLEX_ARRAY if array else CS.COMPLEX)[cls]
+    return SCALAR[cls]
+
 
 # Estimated scalar ops per element (default 1), for the recompute-or-materialize choice.
 _ROUNDING = (npd.FloorOp, npd.CeilOp, npd.TruncOp, npd.RintOp)

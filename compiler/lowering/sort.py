@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from .. import types as T
 from ..dialects import arith, memref
+from ..dialects import complex as complex_dialect
 from ..dialects import np_data as nd
 from .context import Emitter
 from .lowerer import Lowerer, rule
@@ -236,6 +237,34 @@ def _restore_specials(em: Emitter, x, out, at, n, neg, zeros, nans) -> None:
     em.if_(em.cmp("ne", em.add(zeros, nans), 0), again, lambda: None)
 
 
+def _keys(em: Emitter, t: T.Type, v) -> list:
+    """The keys of ``v``, most significant first: one for real types; for complex ones
+    NumPy's order (``CDOUBLE_LT``): the NaN group (``R + Rj``, ``R + nanj``, ``nan + Rj``,
+    ``nan + nanj``), then the real part (the imaginary one for ``nan + Rj``), then the
+    imaginary part within ``R + Rj``."""
+    if not T.is_complex(t):
+        return [_key(em, t, v)]
+    f = t.element
+    re, im = em.op(complex_dialect.ReOp, v), em.op(complex_dialect.ImOp, v)
+    nan_re, nan_im = em.cmpf("uno", re, re), em.cmpf("uno", im, im)
+    zero = em.const(0.0, f)
+    group = em.op(arith.OrIOp, em.op(arith.ShLIOp, em.op(arith.ExtUIOp, nan_re, type=T.i8),
+                                     em.const(1, T.i8)),
+                  em.op(arith.ExtUIOp, nan_im, type=T.i8))
+    primary = em.select(nan_re, em.select(nan_im, zero, im), re)
+    secondary = em.select(em.op(arith.OrIOp, nan_re, nan_im), zero, im)
+    return [group, _key(em, f, primary), _key(em, f, secondary)]
+
+
+def _before(em: Emitter, k: list, key: list, strict: bool):
+    """Whether the key tuple ``k`` sorts before ``key`` (``strict``) or not after it."""
+    last = em.cmpi("ult" if strict else "ule", k[-1], key[-1])
+    for a, b in zip(reversed(k[:-1]), reversed(key[:-1]), strict=True):
+        last = em.op(arith.OrIOp, em.cmpi("ult", a, b),
+                     em.op(arith.AndIOp, em.cmpi("eq", a, b), last))
+    return last
+
+
 @rule(nd.SearchSortedOp)
 def lower_searchsorted(lw: Lowerer, op):
     """A binary search per value over the keys' order (NaN last): ``side="left"`` finds the
@@ -246,13 +275,13 @@ def lower_searchsorted(lw: Lowerer, op):
     n = a.shape[0]
 
     def find(value):
-        key = _key(em, t, value)
+        key = _keys(em, t, value)
 
         def halve(_, base, size):
             def probe():
                 half = em.floordiv(size, 2)
-                k = _key(em, t, a.load((em.add(base, half),)))
-                after = em.cmpi("ult", k, key) if left else em.cmpi("ule", k, key)
+                k = _keys(em, t, a.load((em.add(base, half),)))
+                after = _before(em, k, key, strict=left)
                 return [em.pick(after, em.add(base, em.add(half, 1)), base),
                         em.pick(after, em.sub(em.sub(size, half), 1), half)]
             return em.if_(em.cmp("sgt", size, 0), probe, lambda: [base, size],

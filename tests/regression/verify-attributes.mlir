@@ -25,7 +25,7 @@
 
 // -----
 
-// CHECK-LABEL: k.py:5:5: error: 'np.constant' op attribute 'value' must be an integer, float or dense elements attribute, got "max"
+// CHECK-LABEL: k.py:5:5: error: 'np.constant' op attribute 'value' must be an integer, float, complex ([re, im]) or dense elements attribute, got "max"
 "builtin.module"() ({
   "func.func"() ({
     %0 = "np.constant"() {value = "max"} : () -> f32 loc("k.py":5:5)

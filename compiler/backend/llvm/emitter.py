@@ -22,7 +22,7 @@ from .interrupt import emit_poll
 from .printing import print_ops
 from .rules import RULES
 from .target import host_target_machine, triple
-from .types import I32, PTR, STATUS, abi_param, from_storage
+from .types import I32, PTR, STATUS, abi_param, from_storage, scalar
 
 _FLOAT_SUFFIX = {"float": "f32", "double": "f64"}
 
@@ -187,6 +187,8 @@ class FunctionEmitter(Emitter):
         for arg, t, p in zip(self.func.body.args, inputs, self.fn.args, strict=False):
             if isinstance(t, T.MemRefType):
                 self.values[arg] = MemRef.load(self.b, t, p)
+            elif p.type == PTR:  # a complex scalar, passed by pointer
+                self.values[arg] = self.b.load(p, typ=scalar(t))
             else:
                 self.values[arg] = from_storage(self.b, p, t)
 

@@ -8,8 +8,9 @@ and calls the C entry by address, so saved artifacts never contain it). It
    the canonical descriptor of the expected dtype (native byte order), the rank, the static
    dims, the ALIGNED flag (and C_CONTIGUOUS where the code assumes row-major layout, WRITEABLE
    where it writes the array: the same flag test, so read-only parameters cost nothing); a scalar
-   must be a ``float``/``int``/``bool`` or the NumPy scalar of the expected dtype whose value
-   fits. Anything else, and keyword arguments, go to ``self`` (the ``runtime.abi``
+   must be a ``float``/``int``/``bool`` (a ``complex`` for complex128) or the NumPy scalar of
+   the expected dtype whose value fits; a complex one is passed as a pointer to the object's
+   (re, im) pair. Anything else, and keyword arguments, go to ``self`` (the ``runtime.abi``
    ``NativeFunction`` of the same entry), which converts, copies (and copies back) or raises
    the TypeError or NumPy's read-only ValueError; so does a call made while the interrupt
    flag is set (``runtime.interrupt``: a SIGINT that Python handled outside compiled code
@@ -43,7 +44,8 @@ _SIGNATURES = {
     "PyObject_Vectorcall": (PTR, [PTR, PTR, I64, PTR]),
     "PyLong_AsLongLongAndOverflow": (I64, [PTR, PTR]), "PyLong_FromLongLong": (PTR, [I64]),
     "PyLong_FromUnsignedLongLong": (PTR, [I64]), "PyFloat_FromDouble": (PTR, [F64]),
-    "PyBool_FromLong": (PTR, [I64]), "PyTuple_New": (PTR, [I64]),
+    "PyBool_FromLong": (PTR, [I64]), "PyComplex_FromDoubles": (PTR, [F64, F64]),
+    "PyTuple_New": (PTR, [I64]),
     "PyTuple_SetItem": (I32, [PTR, I64, PTR]), "Py_IncRef": (VOID, [PTR]),
     "Py_DecRef": (VOID, [PTR]), "PyCapsule_New": (PTR, [PTR, PTR, PTR]),
     "PyCapsule_GetPointer": (PTR, [PTR, PTR]), "free": (VOID, [PTR]),
@@ -178,6 +180,13 @@ class _PyEntry:
         L = self.layout
         kind, value_at = spec.dtype.kind, L.scalar_value
         tp = self.load(obj, 8, PTR)
+        if kind == "c":
+            value = (lambda: self.b.gep(obj, [ir.Constant(I64, value_at)], inbounds=True,
+                                        source_etype=I8))
+            cases = [(lambda: self.is_(tp, L.scalar_types[spec.dtype]), value)]
+            if spec.dtype.itemsize == 16:
+                cases.append((lambda: self.is_(tp, L.complex_type), value))
+            return self.choose(cases, PTR)
         exact = (lambda: self.is_(tp, L.scalar_types[spec.dtype]),
                  lambda: self.load(obj, value_at, ty))
         if kind == "f" and spec.dtype.itemsize == 2:   # float16 bits: others take ctypes
@@ -409,7 +418,9 @@ class _Results:
         e, b = self.e, self.e.b
         v = b.load(self.slots[k], typ=storage(t))
         kind = spec.dtype.kind
-        if spec.python == "float":
+        if spec.python == "complex":
+            obj = e.call("PyComplex_FromDoubles", [b.extract_value(v, 0), b.extract_value(v, 1)])
+        elif spec.python == "float":
             obj = e.call("PyFloat_FromDouble", [v if v.type == F64 else b.fpext(v, F64)])
         elif spec.python == "bool":
             obj = e.call("PyBool_FromLong", [b.zext(v, I64)])

@@ -1,11 +1,15 @@
 """IR types -> llvmlite types, and the memref descriptor struct of the C ABI.
 
 Scalars: ``iN``/``uiN`` -> ``iN`` (signless), ``index`` -> ``i64``, ``f16``/``f32``/``f64`` ->
-``half``/``float``/``double``; weak Python scalars take their lowered type (``!py.int`` ->
-``i64``, ``!py.float`` -> ``double``, ``!py.bool`` -> ``i1``). ``i1`` and ``half`` are register
-types only: in memory and across the C ABI a bool is one byte (``i8``, 0 or 1), as NumPy
-stores it, and a half its 16 bits (``i16``); ``half`` values are only moved, selected and
-converted (``half.py``), never computed with.
+``half``/``float``/``double``, ``complex<f32>``/``complex<f64>`` -> ``{float, float}``/``{double,
+double}`` (in memory NumPy's interleaved (re, im) pair); weak Python scalars take their lowered
+type (``!py.int`` -> ``i64``, ``!py.float`` -> ``double``, ``!py.complex`` -> ``{double,
+double}``, ``!py.bool`` -> ``i1``). ``i1`` and ``half`` are register types only: in memory and
+across the C ABI a bool is one byte (``i8``, 0 or 1), as NumPy stores it, and a half its 16 bits
+(``i16``); ``half`` values are only moved, selected and converted (``half.py``), never computed
+with. A complex scalar input crosses the C ABI by pointer (``const double _Complex *``): C
+compilers pass ``_Complex`` values by value in registers that differ between targets and from
+LLVM's struct arguments.
 
 A rank-r memref crosses function boundaries as MLIR's descriptor
 ``{ptr allocated, ptr aligned, i64 offset, [r x i64] sizes, [r x i64] strides}`` (strides in
@@ -40,6 +44,9 @@ def scalar(t: T.Type) -> ir.Type:
         return ir.FloatType()
     if t == T.f64:
         return ir.DoubleType()
+    if isinstance(t, T.ComplexType):
+        part = scalar(t.element)
+        return ir.LiteralStructType([part, part])
     raise TypeError(f"the LLVM backend has no scalar type for {t}")
 
 
@@ -74,11 +81,21 @@ def descriptor(rank: int) -> ir.LiteralStructType:
 
 
 def abi_param(t: T.Type) -> ir.Type:
-    """The C ABI type of an input: a descriptor pointer for memrefs, else the storage type."""
-    return PTR if isinstance(t, T.MemRefType) else storage(t)
+    """The C ABI type of an input: a pointer for memrefs (to the descriptor) and complex
+    scalars (to the value), else the storage type."""
+    return PTR if isinstance(T.lowered(t), (T.MemRefType, T.ComplexType)) else storage(t)
 
 
 def element_bytes(t: T.Type) -> int:
     """The size in bytes of one stored element of type ``t``."""
+    if isinstance(T.lowered(t), T.ComplexType):
+        return 2 * element_bytes(T.lowered(t).element)
     s = storage(t)
     return {ir.HalfType: 2, ir.FloatType: 4, ir.DoubleType: 8}.get(type(s)) or s.width // 8
+
+
+def element_align(t: T.Type) -> int:
+    """The alignment NumPy guarantees an aligned array of element type ``t``: its size, a
+    complex's part size."""
+    lt = T.lowered(t)
+    return element_bytes(lt.element if isinstance(lt, T.ComplexType) else lt)

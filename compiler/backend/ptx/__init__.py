@@ -151,14 +151,24 @@ class CudaBackend(Backend):
 
     def prepare(self, module):
         """The tensor-level rewrites of the CUDA target (``matmul.prepare``,
-        ``gpu_reduce.prepare``). Raises the CompileError ``errors.unsupported`` for float16
-        values, whose NumPy semantics (float32 arithmetic, sums in NumPy's order) the
-        kernels do not have."""
+        ``gpu_reduce.prepare``). Raises the CompileError ``errors.unsupported`` (for complex
+        also a NotImplementedError) at the first op with a float16 or complex value: the
+        kernels lack float16's NumPy semantics (float32 arithmetic, sums in NumPy's order),
+        and the CUDA runtime moves real dtypes only."""
         _reject_float16(module)
+        _refuse_complex(module)
         return GR.prepare(MM.prepare(module))
 
     def codegen(self, module) -> PTXModule:
         return compile_module(module, None, self.target)
+
+
+def _refuse_complex(module) -> None:
+    for op in module.walk():
+        if any(T.is_complex(v.type) for v in (*op.operands, *op.results)):
+            raise unsupported("complex numbers are not supported on the cuda target", op.loc,
+                              "compute with the real and imaginary parts as float arrays, "
+                              "or compile for the CPU")
 
 
 def _reject_float16(module) -> None:

@@ -7,7 +7,14 @@ from __future__ import annotations
 import numpy as np
 
 from ... import types as T
-from ...ir.attributes import Attribute, DenseAttr, IntegerAttr, attr_value, integer_bounds
+from ...ir.attributes import (
+    Attribute,
+    DenseAttr,
+    IntegerAttr,
+    attr_value,
+    complex_value,
+    integer_bounds,
+)
 from ...ir.core import Operation, Value
 from ...ir.opdef import ConstantLike
 from .. import arith
@@ -32,9 +39,9 @@ def numpy_value(attr: Attribute, t: T.Type):
     integer that does not fit at all (rejected by the verifier) gives None."""
     if isinstance(attr, DenseAttr):
         return attr.value
-    v = attr_value(attr)
+    v = complex_value(attr) if T.is_complex(t) else attr_value(attr)
     if T.is_weak(t):
-        return {"int": int, "float": float, "bool": bool}[T.element_type(t).kind](v)
+        return T.python_type(t)(v)
     dtype = T.to_dtype(t)
     if isinstance(attr, IntegerAttr) and dtype.kind in "iu":
         lo, hi = integer_bounds(attr.type, signless=True)

@@ -266,6 +266,14 @@ def power_scalar_exponent(x, p):
     return x ** p
 
 
+def complex_ops(a, b):
+    return a * b + a / b, np.abs(a)
+
+
+def complex_scalar(a, b):
+    return a * b, abs(a), a == b
+
+
 def optional_stop(a, k):
     return a[:k or None]
 

@@ -1,7 +1,8 @@
 """Lowering rules of the loop-level dialects, one module per dialect.
 
 Importing this package registers every rule and fails (ImportError) if an op of a loop-level
-dialect (arith, math, memref, scf, func, grafo, lapack) has no rule, so a new op cannot reach code
+dialect (arith, complex, math, memref, scf, func, grafo, lapack) has no rule, so a new op cannot
+reach code
 generation unnoticed. Terminators that their parent op's rule consumes are listed in
 ``HANDLED_BY_PARENT``.
 """
@@ -9,10 +10,10 @@ generation unnoticed. Terminators that their parent op's rule consumes are liste
 from ....dialects.func import FuncOp
 from ....dialects.scf import ConditionOp, YieldOp
 from ....ir.opdef import OPS
-from . import arith, func, grafo, lapack, math, memref, scf  # noqa: F401
+from . import arith, complex, func, grafo, lapack, math, memref, scf  # noqa: F401
 from .registry import RULES
 
-LOOP_DIALECTS = ("arith", "math", "memref", "scf", "func", "grafo", "lapack")
+LOOP_DIALECTS = ("arith", "complex", "math", "memref", "scf", "func", "grafo", "lapack")
 HANDLED_BY_PARENT = frozenset({FuncOp, YieldOp, ConditionOp})
 
 

@@ -13,7 +13,7 @@ from llvmlite import ir
 from .... import types as T
 from ....dialects import func
 from ..descriptor import MemRef
-from ..types import I32, descriptor, from_storage, storage, to_storage
+from ..types import I32, PTR, abi_param, descriptor, from_storage, storage, to_storage
 from .registry import rule
 
 
@@ -38,6 +38,10 @@ def call(fe, op):
         if isinstance(v, MemRef):
             slot = fe.entry_alloca(descriptor(t.rank))
             v.store(b, slot)
+            args.append(slot)
+        elif abi_param(t) == PTR:  # a complex scalar, passed by pointer
+            slot = fe.entry_alloca(v.type)
+            b.store(v, slot)
             args.append(slot)
         else:
             args.append(to_storage(b, v))

@@ -16,7 +16,17 @@ from ....dialects import memref
 from ..alloc import HEADER, alloc_function, dealloc_function
 from ..descriptor import MemRef, mul_i64
 from ..errors import ARRAY_TOO_BIG, MAX_NBYTES, OUT_OF_MEMORY
-from ..types import I1, I8, I64, PTR, element_bytes, from_storage, storage, to_storage
+from ..types import (
+    I1,
+    I8,
+    I64,
+    PTR,
+    element_align,
+    element_bytes,
+    from_storage,
+    storage,
+    to_storage,
+)
 from .registry import rule
 
 
@@ -63,14 +73,14 @@ def dealloc(fe, op):
 def load(fe, op):
     m, *idx = fe.operands(op)
     t = op.result.type
-    v = fe.b.load(m.address(fe.b, idx), typ=storage(t), align=element_bytes(t))
+    v = fe.b.load(m.address(fe.b, idx), typ=storage(t), align=element_align(t))
     return [from_storage(fe.b, v, t)]
 
 
 @rule(memref.StoreOp)
 def store(fe, op):
     v, m, *idx = fe.operands(op)
-    fe.b.store(to_storage(fe.b, v), m.address(fe.b, idx), align=element_bytes(op.value.type))
+    fe.b.store(to_storage(fe.b, v), m.address(fe.b, idx), align=element_align(op.value.type))
 
 
 @rule(memref.DimOp)
