@@ -449,3 +449,16 @@ def test_bincount_op_types():
                 [vec, T.TensorType((5,), T.f32)], [vec, weights, weights]):
         with pytest.raises(TypeError):
             BinCountOp.infer(bad, {"minlength": 0})
+
+
+def test_complex_inputs():
+    z = np.array([1 + 2j, 3 - 1j, 0.5j])
+    both(average, z)
+    both(average_weights, z, np.array([1.0, 2.0, 0.5]))
+    both(bincount_weights, np.array([0, 1, 1]), z)           # NumPy's TypeError
+    both(digitize, z, np.array([0.0, 1.0]))                  # TypeError "x may not be complex"
+    for fn, args in ((hist, (z,)), (interp, (z.real, z.real, z)), (cov, (z,)),
+                     (corrcoef, (np.stack([z, z * 2]),))):
+        with pytest.raises(compiler.CompileError, match="complex values is not supported|"
+                           "complex values are not supported"):
+            compiler.function(fn)(*args)

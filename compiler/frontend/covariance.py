@@ -155,6 +155,8 @@ def cov(cx, m, y=None, rowvar=None, bias=None, ddof=None, fweights=None, aweight
     m = materialize(cx, m)
     if not A.is_none(y):
         y = materialize(cx, y)
+    if any(T.is_complex(T.strong(v.type)) for v in (m, y) if not A.is_none(v)):
+        cx.fail("np.cov and np.corrcoef of complex values are not supported")
     if not A.is_none(dtype):
         el = A.resolve_dtype(cx, dtype)
     else:

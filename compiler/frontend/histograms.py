@@ -51,6 +51,11 @@ def _one_d(cx, x, what: str):
     return x
 
 
+def _no_complex(cx, v, what: str) -> None:
+    if T.is_complex(T.strong(v.type)):
+        cx.fail(f"{what} of complex values is not supported")
+
+
 def _count(cx, idx, weights, minlength: int):
     w = [] if weights is None else [cast(cx, weights, T.f64)]
     return cx.emit(nd.BinCountOp, [cast(cx, idx, T.i64), *w], {"minlength": minlength})
@@ -73,6 +78,10 @@ def bincount(cx, x, weights=None, minlength=None):
         cx.fail("'minlength' must not be negative", kind=ValueError)
     if not A.is_none(weights):
         weights = _one_d(cx, weights, "np.bincount weights")
+        wel = T.strong(weights.type)
+        if T.is_complex(wel):
+            cx.fail(f"Cannot cast array data from dtype('{T.to_dtype(wel)}') to "
+                    "dtype('float64') according to the rule 'safe'", kind=TypeError)
         if x.type.shape[0] == 0:
             weights = None
     return _count(cx, x, None if A.is_none(weights) else weights, n)
@@ -210,12 +219,14 @@ def histogram(cx, a, bins=None, range=None, density=None, weights=None):
     counted. Errors: NumPy's ValueErrors (bins not positive, range unordered or not finite,
     edges decreasing, too many bins, weights of another shape)."""
     a = materialize(cx, a)
+    _no_complex(cx, a, "np.histogram")
     shape = T.shape_of(a.type)
     if T.is_bool(T.strong(a.type)):
         a = cast(cx, a, T.u8)
     a = A.reshape(cx, a, Constant(-1))
     if not A.is_none(weights):
         weights = materialize(cx, weights)
+        _no_complex(cx, weights, "np.histogram with weights")
         wshape = T.shape_of(weights.type)
         if len(wshape) != len(shape) or any(p is not None and q is not None and p != q
                                             for p, q in zip(wshape, shape, strict=True)):
@@ -319,6 +330,9 @@ def digitize(cx, x, bins, right=None):
     left. ValueError("bins must be monotonically increasing or decreasing") at run time."""
     bins = _one_d(cx, bins, "np.digitize bins")
     x = materialize(cx, x)
+    if T.is_complex(T.strong(x.type)):
+        cx.fail("x may not be complex", kind=TypeError)
+    _no_complex(cx, bins, "np.digitize bins")
     at_right = not A.is_none(right) and A.bool_of(cx, right, "right")
     side = Constant("left" if at_right else "right")
     mono = _monotonicity(cx, bins)
@@ -340,9 +354,12 @@ def interp(cx, x, xp, fp, left=None, right=None, period=None):
     (compile-time, non-zero) wraps ``x`` and ``xp`` as NumPy does. ValueErrors: "array of
     sample points is empty", "fp and xp are not of the same length.", "period must be a
     non-zero value"."""
+    xp, fp, x = (materialize(cx, v) for v in (xp, fp, x))
+    for v, what in ((xp, "xp"), (fp, "fp"), (x, "x")):
+        _no_complex(cx, v, f"np.interp {what}")
     xp = cast(cx, _one_d(cx, xp, "np.interp xp"), T.f64)
     fp = cast(cx, _one_d(cx, fp, "np.interp fp"), T.f64)
-    x = cast(cx, materialize(cx, x), T.f64)
+    x = cast(cx, x, T.f64)
     n = dim(cx, xp, 0)
     if isinstance(n, Constant) and n.value == 0:
         cx.fail("array of sample points is empty", kind=ValueError)
