@@ -1,7 +1,8 @@
 """grafo's sorting against NumPy: np.sort (default and stable), np.argsort (default and
-stable), np.median, np.partition and np.unique of random float64 at 10^3 .. 10^7 elements.
+stable), np.median, np.partition, np.unique and np.histogram (100 bins, the range found
+from the data or given) of random float64 at 10^3 .. 10^7 elements.
 
-    python benches/sorting.py [--sizes 1e3,1e5,1e6,1e7] [--repeats 7]
+    python benches/sorting.py [--sizes 1e3,1e5,1e6,1e7] [--repeats 7] [--cases np.histogram]
 
 Each time is the median (with min and max) over ``--repeats`` calls after one warm-up call,
 the two libraries taking turns call by call on the same input. Times are the process's CPU
@@ -54,9 +55,18 @@ def unique(a):
     return np.unique(a)
 
 
+def histogram(a):
+    return np.histogram(a, bins=100)
+
+
+def histogram_range(a):
+    return np.histogram(a, bins=100, range=(-4.0, 4.0))
+
+
 CASES = [("np.sort", sort), ("np.sort stable", sort_stable), ("np.argsort", argsort),
          ("np.argsort stable", argsort_stable), ("np.median", median),
-         ("np.partition", partition), ("np.unique", unique)]
+         ("np.partition", partition), ("np.unique", unique), ("np.histogram", histogram),
+         ("np.histogram range", histogram_range)]
 
 
 def _time(fn, a) -> float:
@@ -86,7 +96,11 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="1e3,1e5,1e6,1e7")
     p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--cases", default="", help="comma-separated prefixes of case names")
     args = p.parse_args(argv)
+    wanted = [c for c in args.cases.split(",") if c]
+    cases = [(name, fn) for name, fn in CASES
+             if not wanted or any(name.startswith(w) for w in wanted)]
     rng = np.random.default_rng(0)
     print(f"CPU: {cpu_model()}, {os.cpu_count()} CPUs; NumPy {np.__version__}\n")
     print("| case | n | numpy median (min–max) | grafo median (min–max) | numpy / grafo |")
@@ -94,7 +108,7 @@ def main(argv=None) -> None:
     for size in args.sizes.split(","):
         n = int(float(size))
         a = rng.standard_normal(n)
-        for name, fn in CASES:
+        for name, fn in cases:
             theirs, ours = measure(fn, a, args.repeats if n < 10**7 else 3)
             print(f"| {name} | {n:.0e} | {_fmt(theirs)} | {_fmt(ours)} | "
                   f"{theirs[0] / ours[0]:.2f} |", flush=True)

@@ -289,8 +289,8 @@ def u_fft(x):
     return np.fft.fft(x)
 
 
-def u_histogram(x):
-    return np.histogram(x)
+def u_histogramdd(x):
+    return np.histogramdd(x)
 
 
 def u_raise(x):
@@ -399,7 +399,7 @@ UNSUPPORTED = [
     (u_string_op, '"a" + "b" + x', "'ab'"),
     (u_unknown_call, "sorted(x)", "sorted is not supported"),
     (u_fft, "np.fft.fft(x)", "np.fft.fft is not supported"),
-    (u_histogram, "np.histogram(x)", "np.histogram is not supported"),
+    (u_histogramdd, "np.histogramdd(x)", "np.histogramdd is not supported"),
     (u_raise, "raise ValueError", "'raise' statement"),
     (u_del, "del y", "'del' statement"),
     (u_dict, '{"a": x}', "dict display"),

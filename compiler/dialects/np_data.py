@@ -1,6 +1,6 @@
 """``np`` ops whose result depends on the data or joins several arrays: concatenate,
-cumulative scans, sort/argsort, searchsorted, integer-array gather and scatter, boolean-mask
-selection and assignment.
+cumulative scans, sort/argsort, searchsorted, bincount, integer-array gather and scatter,
+boolean-mask selection and assignment.
 
 They belong to the ``np`` namespace (registered in ``np.NUMPY_OPS``); each has a NumPy
 reference ``evaluate``. Lowering: ``compiler/lowering/data.py`` and ``sort.py``.
@@ -135,6 +135,37 @@ class SearchSortedOp(Op):
 
     def evaluate(self, a, v):
         return np.searchsorted(a, v, side=self.attr("side"))
+
+
+class BinCountOp(Op):
+    """``np.bincount {minlength}``: the number of occurrences of each value ``0..max`` of the
+    1-D int64 ``input`` (or, with the 1-D float64 ``weights``, the sum of the weights of
+    those occurrences, added in input order from 0.0), of length ``max(max + 1, minlength)``
+    known at run time. Negative values raise NumPy's ValueError("'list' argument must have no
+    negative elements"), weights of another length ValueError("The weights and list don't
+    have the same length."), both only for a non-empty ``input``, as NumPy."""
+
+    name = "np.bincount"
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = named(input=Tensor, weights=Variadic(Tensor))
+    result_defs = (Tensor,)
+    attr_defs = {"minlength": attr(int_attr(0))}
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        x, *w = operand_types
+        if len(w) > 1:
+            raise TypeError("'np.bincount' takes at most one weights operand")
+        for t, el in ((x, T.i64), *((v, T.f64) for v in w)):
+            if len(T.shape_of(t)) != 1 or T.element_type(t) != el:
+                raise TypeError(f"'np.bincount' needs 1-D {el} operands, got {t}")
+        return [T.TensorType((None,), T.f64 if w else T.i64)]
+
+    def evaluate(self, x, *w):
+        n = self.attr("minlength")
+        if not len(x):
+            return np.zeros(n, np.float64 if w else np.int64)
+        return np.bincount(x, weights=w[0] if w else None, minlength=n)
 
 
 class GatherOp(Op):
@@ -302,5 +333,5 @@ class MaskAssignOp(Op):
         return out
 
 
-NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, SearchSortedOp, GatherOp,
-                                     MaskSelectOp, ScatterOp, MaskAssignOp)))
+NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, SearchSortedOp, BinCountOp,
+                                     GatherOp, MaskSelectOp, ScatterOp, MaskAssignOp)))

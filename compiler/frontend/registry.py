@@ -14,8 +14,10 @@ from .. import types as T
 from . import arrays as A
 from . import (
     complex_parts,
+    covariance,
     creation,
     expansion,
+    histograms,
     linalg,
     manipulation,
     shape_functions,
@@ -185,7 +187,8 @@ NUMPY.update({
     np.size: signature("np.size", _size, ["a"]),
 })
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
-               creation.RULES, manipulation.RULES, expansion.RULES):
+               creation.RULES, manipulation.RULES, expansion.RULES, histograms.RULES,
+               covariance.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY[np.meshgrid] = expansion.meshgrid

@@ -13,6 +13,7 @@ from ..dialects import np as npd
 from ..errors import unsupported
 from ..ir.verifier import verify
 from . import (  # noqa: F401
+    bincount,
     control_flow,
     data,
     effects,
