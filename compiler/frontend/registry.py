@@ -296,6 +296,7 @@ BUILTINS: dict = {
     builtins.min: _extreme("min", np.less),
     builtins.max: _extreme("max", np.greater),
     builtins.range: _range,
+    builtins.slice: ufunc_methods.slice_rule,
     builtins.divmod: signature("divmod", _divmod, ["a", "b"]),
 }
 

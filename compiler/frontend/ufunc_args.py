@@ -119,7 +119,7 @@ def reduction(cx, kind: str, x, axis=None, keepdims=None, dtype=None, initial=No
             cx.fail(f"reduction operation '{ufunc.__name__}' does not have an identity, so "
                     "to use a where mask one has to specify 'initial'",
                     "pass initial=, e.g. -np.inf for a maximum", ValueError)
-        fill = Constant(identity) if A.is_none(initial) else initial
+        fill = initial if identity is None else Constant(identity)
         x = A.where(cx, where, x, cast(cx, fill, T.strong(x.type)))
     if A.is_none(initial):
         return A.reduce(cx, kind, x, axis, keepdims, dtype)

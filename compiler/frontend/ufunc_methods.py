@@ -31,7 +31,7 @@ from . import arrays as A
 from . import mutation, ufunc_args
 from .indexing import assign_advanced, index_items, subscript
 from .ops import UFUNC_OPS, apply_ufunc, cast, check, dim, materialize, value_type
-from .values import Constant, TupleValue
+from .values import Constant, SliceValue, TupleValue
 
 # ufunc -> the np.reduce kind it is
 _REDUCE_KINDS = {np.add: "sum", np.multiply: "prod", np.maximum: "max", np.minimum: "min",
@@ -212,6 +212,16 @@ def at(ufunc):
                                                combine=ufunc.__name__))
         return Constant(None)
     return impl
+
+
+def slice_rule(cx, args, kwargs):
+    """Python's ``slice(stop)`` / ``slice(start, stop[, step])``, as ``ufunc.at`` and
+    subscripts take it."""
+    if kwargs or not 1 <= len(args) <= 3:
+        cx.fail("slice expected 1 to 3 positional arguments", kind=TypeError)
+    parts = [Constant(None), args[0], Constant(None)] if len(args) == 1 else \
+        [*args, Constant(None)][:3]
+    return SliceValue(*[Constant(None) if p is None else p for p in parts])
 
 
 _BINARY = [u for u in UFUNC_OPS if u.nin == 2]
