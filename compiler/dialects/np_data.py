@@ -24,12 +24,28 @@ from ..ir.constraints import (
     str_attr,
 )
 from ..ir.opdef import InferredTypes, Op, Pure, TensorLevel, register_ops
-from .np import NUMPY_OPS, _dtype_value, array_type, broadcast_shapes, check_axis
+from .np import (
+    NUMPY_OPS,
+    ElementwiseOp,
+    _dtype_value,
+    array_type,
+    broadcast_shapes,
+    check_axis,
+)
 
 # Where the broadcast index dims go, the axes indexed, and the axes of the user's array that
 # index errors name.
 _INDEXED = {"axis": attr(int_attr(0)), "axes": opt_attr(array_of(int_attr(0))),
             "index_axes": opt_attr(array_of(int_attr(0)))}
+
+
+# The binary ufuncs whose op a scan (``ufunc.accumulate``) or an accumulating scatter
+# (``ufunc.at``) combines elements with, by NumPy name: those that keep their operands' type.
+COMBINING = {cls.numpy: cls for cls in NUMPY_OPS.values()
+             if issubclass(cls, ElementwiseOp) and isinstance(getattr(np, cls.numpy, None),
+                                                              np.ufunc)
+             and getattr(np, cls.numpy).nin == 2
+             and (not cls.result_bool or cls.numpy.startswith("logical_"))}
 
 
 class ConcatenateOp(Op):
@@ -70,15 +86,17 @@ class ConcatenateOp(Op):
 
 
 class ScanOp(Op):
-    """``np.scan {kind = "sum"|"prod", axis}``: ``np.cumsum`` / ``np.cumprod`` along
-    ``axis`` in the operand's element type (the frontend casts and flattens first);
-    sequential accumulation, as NumPy's accumulate loops."""
+    """``np.scan {kind, axis}``: ``np.cumsum`` / ``np.cumprod`` (``kind = "sum"|"prod"``)
+    or ``np.<kind>.accumulate`` for a ufunc of ``COMBINING`` along ``axis`` in the operand's
+    element type (the frontend casts and flattens first); sequential accumulation, as
+    NumPy's accumulate loops."""
 
     name = "np.scan"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
     operand_defs = named(input=Tensor)
     result_defs = (Tensor,)
-    attr_defs = {"kind": attr(str_attr(("sum", "prod"))), "axis": attr(int_attr(0))}
+    attr_defs = {"kind": attr(str_attr(("sum", "prod", *COMBINING))),
+                 "axis": attr(int_attr(0))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
@@ -86,9 +104,10 @@ class ScanOp(Op):
         return [operand_types[0]]
 
     def evaluate(self, x):
-        fn = np.cumsum if self.attr("kind") == "sum" else np.cumprod
+        kind = self.attr("kind")
+        fn = {"sum": np.add, "prod": np.multiply}.get(kind) or getattr(np, kind)
         with np.errstate(all="ignore"):
-            return fn(x, axis=self.attr("axis")).astype(x.dtype)
+            return fn.accumulate(x, axis=self.attr("axis"), dtype=x.dtype)
 
 
 class SortOp(Op):
@@ -272,19 +291,23 @@ class ScatterOp(Op):
     same attributes reads set to ``v`` broadcast to that gather's shape (ValueError("shape
     mismatch: value array of shape ... could not be broadcast to indexing result of shape
     ...")), written in C order of that shape so that the last of repeated indices wins, as
-    NumPy's. Index errors as ``np.gather``'s."""
+    NumPy's. Index errors as ``np.gather``'s.
+
+    With ``combine`` (a ufunc of ``COMBINING``), ``np.<combine>.at``: each element becomes
+    ``combine(element, v)`` computed in ``v``'s element type and cast back, one index after
+    the other (unbuffered: repeated indices accumulate)."""
 
     name = "np.scatter"
     traits = frozenset({Pure, TensorLevel, InferredTypes})
     operand_defs = named(target=Tensor, indices=Variadic(NpValue, 1), value=NpValue)
     result_defs = (Tensor,)
-    attr_defs = _INDEXED
+    attr_defs = {**_INDEXED, "combine": opt_attr(str_attr(tuple(COMBINING)))}
 
     @classmethod
     def infer(cls, operand_types, attributes):
         x, *idx, v = operand_types
         indexed_shape(T.shape_of(x), idx, attributes)
-        if T.element_type(v) != x.element:
+        if T.element_type(v) != x.element and not attributes.get("combine"):
             raise TypeError(f"'np.scatter' of a {T.element_type(v)} value into {x}")
         return [x]
 
@@ -299,7 +322,13 @@ class ScatterOp(Op):
         v = v.reshape(v.shape[max(v.ndim - len(region), 0):])   # extra leading dims of 1
         front = np.moveaxis(np.broadcast_to(v, region), range(axis, axis + len(both)),
                             range(len(both)))
-        np.moveaxis(out, axes, range(len(axes)))[tuple(idx)] = front
+        moved = np.moveaxis(out, axes, range(len(axes)))
+        combine = self.attr("combine")
+        if combine is None:
+            moved[tuple(idx)] = front
+            return out
+        with np.errstate(all="ignore"):
+            getattr(np, combine).at(moved, tuple(idx), front)
         return out
 
 

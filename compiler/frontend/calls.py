@@ -67,7 +67,9 @@ def call(cx, callee, args, kwargs, node):
         if view:
             args = [mutation.array_operand(cx, a) for a in args]
         values = [compile_time(a) for a in [*args, *kwargs.values()]]
-        if _lookup_set(fn, FOLDABLE) and not any(v is RUNTIME for v in values):
+        # a call that writes into ``out`` is never folded: the write is the point
+        if _lookup_set(fn, FOLDABLE) and "out" not in kwargs and not any(
+                v is RUNTIME for v in values):
             folded = fold(fn, values[:len(args)], dict(zip(kwargs, values[len(args):],
                                                            strict=True)))
             if folded is not None:

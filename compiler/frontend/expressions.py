@@ -154,9 +154,10 @@ def _attribute(cx, node: ast.Attribute):
 
 
 def attribute(cx, obj, name: str):
-    """``obj.name``: module/class/dtype attributes, array attributes and methods."""
+    """``obj.name``: module/class/dtype/ufunc attributes (``np.add.reduce``), array
+    attributes and methods."""
     if isinstance(obj, Constant) and isinstance(obj.value, (types.ModuleType, type,
-                                                            np.dtype)):
+                                                            np.dtype, np.ufunc)):
         try:
             return Constant(getattr(obj.value, name))
         except AttributeError as e:

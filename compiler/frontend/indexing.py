@@ -119,14 +119,19 @@ def _advanced(cx, x: Value, items: list, arrays: list):
     return cx.emit(nd.GatherOp, [x, *_index_arrays(cx, items, arrays)], attrs)
 
 
-def assign_advanced(cx, x: Value, items: list, arrays: list, value) -> Value:
+def assign_advanced(cx, x: Value, items: list, arrays: list, value,
+                    combine: str | None = None) -> Value:
     """``x`` with ``x[items] = value``: ``np.mask_assign`` for a bool mask, else
-    ``np.scatter`` into the basic part (``np.setitem`` puts the part back)."""
-    v = cast(cx, value, x.type.element)
+    ``np.scatter`` into the basic part (``np.setitem`` puts the part back). With
+    ``combine`` (a ufunc name, ``value`` in its loop dtype): ``np.<combine>.at``'s
+    accumulating scatter."""
+    v = value if combine else cast(cx, value, x.type.element)
     items, arrays = _masks_as_indices(cx, x, items, arrays)
-    if _mask(cx, items, arrays):
+    if _mask(cx, items, arrays) and not combine:
         return cx.emit(nd.MaskAssignOp, [x, items[arrays[0]], v])
     spec, bounds, operands, attrs = _advanced_parts(cx, x, items, arrays)
+    if combine:
+        attrs = {**attrs, "combine": combine}
     idx = _index_arrays(cx, items, arrays)
     if _whole(spec, bounds):
         return cx.emit(nd.ScatterOp, [x, *idx, v], attrs)

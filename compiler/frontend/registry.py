@@ -23,6 +23,8 @@ from . import (
     shape_functions,
     sorting,
     statistics,
+    ufunc_args,
+    ufunc_methods,
 )
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
@@ -81,44 +83,9 @@ def signature(display: str, impl, params: list, varargs: str | None = None):
     return rule
 
 
-def _ufunc_rule(ufunc):
-    def rule(cx, args, kwargs):
-        if kwargs:
-            cx.fail(f"argument '{next(iter(kwargs))}' of np.{ufunc.__name__} is not supported",
-                    "call the ufunc with positional operands only")
-        if len(args) != ufunc.nin:
-            cx.fail(f"np.{ufunc.__name__} takes {ufunc.nin} operands, got {len(args)}")
-        return apply_ufunc(cx, ufunc, list(args))
-    return rule
-
-
-def _reduction(kind):
-    def impl(cx, x, axis, dtype, out, keepdims):
-        _no_out(cx, out)
-        return A.reduce(cx, kind, x, axis, keepdims, dtype)
-    return impl
-
-
-def _plain_reduction(kind):
-    def impl(cx, x, axis, out, keepdims):
-        _no_out(cx, out)
-        return A.reduce(cx, kind, x, axis, keepdims)
-    return impl
-
-
-def _no_out(cx, out):
-    if not A.is_none(out):
-        cx.fail("the 'out' argument is not supported", "use the returned array instead")
-
-
-def _mean(cx, x, axis, dtype, out, keepdims):
-    _no_out(cx, out)
-    return A.mean(cx, x, axis, keepdims, dtype)
-
-
 def _arg(kind):
     def impl(cx, x, axis, out, keepdims):
-        _no_out(cx, out)
+        statistics.no_out(cx, out)
         return A.argreduce(cx, kind, x, axis, keepdims)
     return impl
 
@@ -150,20 +117,10 @@ def _ravel(cx, x):
     return A.reshape(cx, x, Constant(-1))
 
 
-_R = ["a", "axis=", "dtype=", "out=", "keepdims="]
 _L = ["a", "axis=", "out=", "keepdims="]
 
-NUMPY: dict = {ufunc: _ufunc_rule(ufunc) for ufunc in UFUNC_OPS}
+NUMPY: dict = {ufunc: ufunc_args.ufunc_rule(ufunc) for ufunc in UFUNC_OPS}
 NUMPY.update({
-    np.sum: signature("np.sum", _reduction("sum"), _R),
-    np.prod: signature("np.prod", _reduction("prod"), _R),
-    np.max: signature("np.max", _plain_reduction("max"), _L),
-    np.min: signature("np.min", _plain_reduction("min"), _L),
-    np.amax: signature("np.amax", _plain_reduction("max"), _L),
-    np.amin: signature("np.amin", _plain_reduction("min"), _L),
-    np.any: signature("np.any", _plain_reduction("any"), _L),
-    np.all: signature("np.all", _plain_reduction("all"), _L),
-    np.mean: signature("np.mean", _mean, _R),
     np.argmax: signature("np.argmax", _arg("argmax"), _L),
     np.argmin: signature("np.argmin", _arg("argmin"), _L),
     np.matmul: signature("np.matmul", A.matmul, ["a", "b"]),
@@ -188,9 +145,10 @@ NUMPY.update({
 })
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
                creation.RULES, manipulation.RULES, expansion.RULES, histograms.RULES,
-               covariance.RULES):
+               covariance.RULES, ufunc_args.RULES, ufunc_methods.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
+NUMPY.update(ufunc_methods.OUTER)
 NUMPY[np.meshgrid] = expansion.meshgrid
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
            np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128):
@@ -215,13 +173,6 @@ def _flatten(cx, x):
 
 
 METHODS: dict = {
-    "sum": signature("ndarray.sum", _reduction("sum"), _R),
-    "prod": signature("ndarray.prod", _reduction("prod"), _R),
-    "max": signature("ndarray.max", _plain_reduction("max"), _L),
-    "min": signature("ndarray.min", _plain_reduction("min"), _L),
-    "any": signature("ndarray.any", _plain_reduction("any"), _L),
-    "all": signature("ndarray.all", _plain_reduction("all"), _L),
-    "mean": signature("ndarray.mean", _mean, _R),
     "argmax": signature("ndarray.argmax", _arg("argmax"), _L),
     "argmin": signature("ndarray.argmin", _arg("argmin"), _L),
     "reshape": signature("ndarray.reshape", _method_reshape, ["a", "shape"], varargs="shape"),
@@ -237,7 +188,8 @@ METHODS: dict = {
 }
 
 for _table in (statistics.METHODS, sorting.METHODS, shape_functions.METHODS,
-               creation.METHODS, manipulation.METHODS, expansion.METHODS):
+               creation.METHODS, manipulation.METHODS, expansion.METHODS,
+               ufunc_args.METHODS):
     METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {
@@ -355,6 +307,7 @@ BUILTINS: dict = {
     builtins.min: _extreme("min", np.less),
     builtins.max: _extreme("max", np.greater),
     builtins.range: _range,
+    builtins.slice: ufunc_methods.slice_rule,
     builtins.divmod: signature("divmod", _divmod, ["a", "b"]),
 }
 
@@ -385,7 +338,7 @@ VIEW_FUNCTIONS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims
                   np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128,
                   np.real}
 VIEW_METHODS = {"reshape", "ravel", "squeeze", "swapaxes", "transpose"}
-FOLDABLE = (set(NUMPY) - creation.UNFOLDABLE) | (set(BUILTINS) - {builtins.range,
+FOLDABLE = (set(NUMPY) - creation.UNFOLDABLE - ufunc_methods.UNFOLDABLE) | (set(BUILTINS) - {builtins.range,
                                                                  builtins.getattr})
 
 # Effects and loop iterables: never folded at compile time.

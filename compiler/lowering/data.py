@@ -2,7 +2,7 @@
 
 - ``np.concatenate``: each operand is copied into its slab of a fresh buffer.
 - ``np.scan``: one sequential loop along the axis per outer index, carrying the running
-  sum/product (NumPy's accumulate order).
+  sum/product or the value of the scan's ufunc (NumPy's accumulate order).
 - ``np.gather``: the index shapes are broadcast (IndexError when they do not), each index
   array is checked in one pass (IndexError naming its first bad index), then the result is a
   lazy ``Expr`` reading ``x`` at the wrapped indices.
@@ -59,8 +59,9 @@ def lower_scan(lw: Lowerer, op):
     em = lw.em
     x = lw.expr(op.input)
     axis, t = op.attr("axis"), x.element
-    combine = S.add if op.attr("kind") == "sum" else S.multiply
-    ident = em.const(0 if op.attr("kind") == "sum" else 1, T.lowered(t))
+    kind = op.attr("kind")
+    combine = {"sum": S.add, "prod": S.multiply}.get(kind) or S.SCALAR[nd.COMBINING[kind]]
+    ident = em.const(0 if kind == "sum" else 1, T.lowered(t))   # never read (i == 0)
     buf = em.alloc(x.shape, T.lowered(t))
     outer = [d for k, d in enumerate(x.shape) if k != axis]
 

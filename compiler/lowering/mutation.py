@@ -24,6 +24,7 @@ from ..dialects import np as npd
 from ..dialects import np_data as nd
 from ..dialects.grafo import CheckOp
 from . import in_place
+from . import scalar as S
 from .context import Emitter
 from .control_flow import buffer_type
 from .data import IntegerIndex, checked_mask_count
@@ -135,14 +136,25 @@ _MISMATCH = "shape mismatch: value array of shape {v} could not be broadcast to 
 def lower_scatter(lw: Lowerer, op):
     """The index shapes, the value's shape and the indices are checked first, in NumPy's
     order (no partial update on an error), then one sequential nest in C order writes, so
-    the last of repeated indices wins."""
+    the last of repeated indices wins; with ``combine`` each store combines the element it
+    replaces (read in that order, so repeated indices accumulate)."""
     em = lw.em
     buf, out, operand = _update(lw, op)
     count = len(op.indices)
     index = IntegerIndex(em, op, out.shape, [operand(1 + m) for m in range(count)])
     v = _fit(em, operand(1 + count), index.region, _MISMATCH)  # NumPy checks the value first
     index_map = index.check()
-    em.nest(index.region, lambda ridx: em.store(v.load(ridx), buf, index_map(ridx)))
+    kind = op.attr("combine")
+    if kind is None:
+        em.nest(index.region, lambda ridx: em.store(v.load(ridx), buf, index_map(ridx)))
+        return [out]
+    combine, el, t = S.SCALAR[nd.COMBINING[kind]], out.element, v.element
+
+    def step(ridx):
+        dst = index_map(ridx)
+        old = S.astype(em, el, t, em.load(buf, dst))
+        em.store(S.astype(em, t, el, combine(em, t, old, v.load(ridx))), buf, dst)
+    em.nest(index.region, step)
     return [out]
 
 
