@@ -11,8 +11,17 @@ import numpy as np
 
 from .. import effects
 from .. import types as T
+from . import (
+    arithmetic,
+    creation,
+    expansion,
+    linalg,
+    manipulation,
+    shape_functions,
+    sorting,
+    statistics,
+)
 from . import arrays as A
-from . import creation, expansion, linalg, manipulation, shape_functions, sorting, statistics
 from .effects import print_rule
 from .iteration import enumerate_rule, zip_rule
 from .ops import (
@@ -173,7 +182,7 @@ NUMPY.update({
     np.size: signature("np.size", _size, ["a"]),
 })
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
-               creation.RULES, manipulation.RULES, expansion.RULES):
+               creation.RULES, manipulation.RULES, expansion.RULES, arithmetic.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY[np.meshgrid] = expansion.meshgrid
@@ -353,6 +362,8 @@ def _operator_rule(python_op):
 
 
 BUILTINS.update({op: _operator_rule(op) for op in OPERATOR_UFUNCS})
+BUILTINS.update({f: signature(d, impl, params) for f, (d, impl, params) in
+                 arithmetic.BUILTINS.items()})
 BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 
 # Functions and methods whose result may be their first operand or a view of it in NumPy
