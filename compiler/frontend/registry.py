@@ -17,6 +17,7 @@ from . import (
     expansion,
     linalg,
     manipulation,
+    polynomials,
     shape_functions,
     sorting,
     statistics,
@@ -182,7 +183,8 @@ NUMPY.update({
     np.size: signature("np.size", _size, ["a"]),
 })
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
-               creation.RULES, manipulation.RULES, expansion.RULES, arithmetic.RULES):
+               creation.RULES, manipulation.RULES, expansion.RULES, arithmetic.RULES,
+               polynomials.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY[np.meshgrid] = expansion.meshgrid
