@@ -18,6 +18,7 @@ from . import (
     linalg,
     manipulation,
     polynomials,
+    products,
     shape_functions,
     sorting,
     statistics,
@@ -184,7 +185,7 @@ NUMPY.update({
 })
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
                creation.RULES, manipulation.RULES, expansion.RULES, arithmetic.RULES,
-               polynomials.RULES):
+               polynomials.RULES, products.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY[np.meshgrid] = expansion.meshgrid
