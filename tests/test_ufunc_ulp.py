@@ -16,7 +16,7 @@ UNARY = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tan
          "log1p", "cbrt", "sqrt", "deg2rad", "rad2deg", "floor", "ceil", "trunc", "rint",
          "absolute", "negative", "square", "reciprocal", "sign"]
 BINARY = ["add", "subtract", "multiply", "divide", "power", "arctan2", "hypot", "logaddexp",
-          "copysign", "fmod", "remainder", "maximum", "minimum", "fmax", "fmin"]
+          "logaddexp2", "copysign", "fmod", "remainder", "maximum", "minimum", "fmax", "fmin"]
 
 # Max ULP distance from NumPy (float64, float32); functions not listed are exact.
 BOUND = {
@@ -25,7 +25,8 @@ BOUND = {
     "arctan": (1, 2), "arcsinh": (1, 1), "arctanh": (1, 1),
     "sinh": (2, 2), "expm1": (2, 2), "hypot": (2, 2), "tanh": (2, 1),
     "log": (1, 3), "log2": (1, 2), "log1p": (1, 2), "arctan2": (1, 3), "log10": (2, 2),
-    "cbrt": (3, 2), "power": (1, 1), "logaddexp": (0, 0), "rad2deg": (0, 2),
+    "cbrt": (3, 2), "power": (1, 1), "logaddexp": (0, 0), "logaddexp2": (0, 0),
+    "rad2deg": (0, 2),
 }
 
 SPECIAL = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 1e-300,
@@ -67,7 +68,7 @@ def _unary_all(x):
 def _binary_all(x, y):
     return (np.add(x, y), np.subtract(x, y), np.multiply(x, y), np.divide(x, y),
             np.power(x, y), np.arctan2(x, y), np.hypot(x, y), np.logaddexp(x, y),
-            np.copysign(x, y), np.fmod(x, y), np.remainder(x, y), np.maximum(x, y),
+            np.logaddexp2(x, y), np.copysign(x, y), np.fmod(x, y), np.remainder(x, y), np.maximum(x, y),
             np.minimum(x, y), np.fmax(x, y), np.fmin(x, y))
 
 

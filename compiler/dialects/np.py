@@ -305,6 +305,7 @@ BINARY = {
     "hypot": ("hypot", None, (Commutative,), {"float_only": True}),
     "copysign": ("copysign", None, (), {"float_only": True}),
     "logaddexp": ("logaddexp", None, (Commutative,), {"float_only": True}),
+    "logaddexp2": ("logaddexp2", None, (Commutative,), {"float_only": True}),
     "bitwise_and": ("bitwise_and", operator.and_, (Commutative,), {"int_only": True}),
     "bitwise_or": ("bitwise_or", operator.or_, (Commutative,), {"int_only": True}),
     "bitwise_xor": ("bitwise_xor", operator.xor, (Commutative,), {"int_only": True}),
@@ -347,6 +348,7 @@ Arctan2Op = _binary("arctan2")
 HypotOp = _binary("hypot")
 CopysignOp = _binary("copysign")
 LogaddexpOp = _binary("logaddexp")
+Logaddexp2Op = _binary("logaddexp2")
 BitwiseAndOp = _binary("bitwise_and")
 BitwiseOrOp = _binary("bitwise_or")
 BitwiseXorOp = _binary("bitwise_xor")
@@ -861,7 +863,7 @@ class EyeOp(Op):
 NUMPY_OPS = register_ops("np", (
     ConstantOp, AsTypeOp, AddOp, SubtractOp, MultiplyOp, DivideOp, FloorDivideOp, RemainderOp,
     FmodOp, PowerOp, MaximumOp, MinimumOp, FmaxOp, FminOp, Arctan2Op, HypotOp, CopysignOp,
-    LogaddexpOp, BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, LeftShiftOp, RightShiftOp, EqualOp,
+    LogaddexpOp, Logaddexp2Op, BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, LeftShiftOp, RightShiftOp, EqualOp,
     NotEqualOp, LessOp, LessEqualOp, GreaterOp, GreaterEqualOp, LogicalAndOp, LogicalOrOp,
     LogicalXorOp, ExpOp, Exp2Op, Expm1Op, LogOp, Log2Op, Log10Op, Log1POp, SqrtOp, CbrtOp,
     SinOp, CosOp, TanOp, ArcsinOp, ArccosOp, ArctanOp, SinhOp, CoshOp, TanhOp, ArcsinhOp,

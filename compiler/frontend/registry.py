@@ -13,6 +13,7 @@ from .. import effects
 from .. import types as T
 from . import arrays as A
 from . import (
+    arithmetic,
     complex_parts,
     covariance,
     creation,
@@ -20,6 +21,8 @@ from . import (
     histograms,
     linalg,
     manipulation,
+    polynomials,
+    products,
     shape_functions,
     sorting,
     statistics,
@@ -145,7 +148,8 @@ NUMPY.update({
 })
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
                creation.RULES, manipulation.RULES, expansion.RULES, histograms.RULES,
-               covariance.RULES, ufunc_args.RULES, ufunc_methods.RULES):
+               covariance.RULES, ufunc_args.RULES, ufunc_methods.RULES, arithmetic.RULES,
+               polynomials.RULES, products.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY.update(ufunc_methods.OUTER)
@@ -326,6 +330,8 @@ def _operator_rule(python_op):
 
 
 BUILTINS.update({op: _operator_rule(op) for op in OPERATOR_UFUNCS})
+BUILTINS.update({f: signature(d, impl, params) for f, (d, impl, params) in
+                 arithmetic.BUILTINS.items()})
 BUILTINS[operator.matmul] = signature("operator.matmul", A.matmul, ["a", "b"])
 
 # Functions and methods whose result may be their first operand or a view of it in NumPy

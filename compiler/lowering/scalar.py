@@ -339,6 +339,21 @@ def logaddexp(em, t, a, b):
     return em.select(em.cmpf("oeq", a, b), em.op(arith.AddFOp, a, _c(em, _math.log(2.0), t)), out)
 
 
+def logaddexp2(em, t, a, b):
+    """NumPy's ``npy_logaddexp2``: ``x == y`` gives ``x + 1``, else
+    ``max + LOG2E * log1p(exp2(-|x - y|))`` (``npy_log2_1p``) with the C library's ``exp2``
+    and ``log1p``, the calls NumPy makes."""
+    zero = _c(em, 0.0, t)
+    log2e = _c(em, 1.0 / _math.log(2.0), t)
+    libm = lambda name, x: em.op(grafo.LibmOp, x, callee=StringAttr(name))  # noqa: E731
+    log2_1p = lambda x: em.op(arith.MulFOp, log2e, libm("log1p", x))  # noqa: E731
+    tmp = em.op(arith.SubFOp, a, b)
+    hi = em.op(arith.AddFOp, a, log2_1p(libm("exp2", em.op(arith.NegFOp, tmp))))
+    lo = em.op(arith.AddFOp, b, log2_1p(libm("exp2", tmp)))
+    out = em.select(em.cmpf("ogt", tmp, zero), hi, em.select(em.cmpf("ole", tmp, zero), lo, tmp))
+    return em.select(em.cmpf("oeq", a, b), em.op(arith.AddFOp, a, _c(em, 1.0, t)), out)
+
+
 # bitwise ------------------------------------------------------------------------------------
 
 def bitwise_and(em, t, a, b):
@@ -575,7 +590,8 @@ _SCALAR = {
     npd.FloorDivideOp: floor_divide, npd.RemainderOp: remainder, npd.FmodOp: fmod,
     npd.PowerOp: power, npd.MaximumOp: maximum, npd.MinimumOp: minimum, npd.FmaxOp: fmax,
     npd.FminOp: fmin, npd.Arctan2Op: arctan2, npd.HypotOp: hypot, npd.CopysignOp: copysign,
-    npd.LogaddexpOp: logaddexp, npd.BitwiseAndOp: bitwise_and, npd.BitwiseOrOp: bitwise_or,
+    npd.LogaddexpOp: logaddexp,
+    npd.Logaddexp2Op: logaddexp2, npd.BitwiseAndOp: bitwise_and, npd.BitwiseOrOp: bitwise_or,
     npd.BitwiseXorOp: bitwise_xor, npd.LeftShiftOp: left_shift, npd.RightShiftOp: right_shift,
     npd.InvertOp: invert, npd.EqualOp: equal, npd.NotEqualOp: not_equal, npd.LessOp: less,
     npd.LessEqualOp: less_equal, npd.GreaterOp: greater, npd.GreaterEqualOp: greater_equal,
@@ -605,5 +621,6 @@ def element_function(cls: type, t: T.Type, array: bool):
 _ROUNDING = (npd.FloorOp, npd.CeilOp, npd.TruncOp, npd.RintOp)
 COST = {npd.DivideOp: 4, npd.FloorDivideOp: 16, npd.RemainderOp: 16, npd.FmodOp: 8,
         npd.PowerOp: 20, npd.Arctan2Op: 20, npd.HypotOp: 12, npd.LogaddexpOp: 40,
+        npd.Logaddexp2Op: 40,
         npd.ReciprocalOp: 4, npd.SignOp: 3, **dict.fromkeys(_ROUNDING, 2), npd.SqrtOp: 4,
         **{n: 20 for n in MATH_UNARY if n not in (*_ROUNDING, npd.SqrtOp)}}
