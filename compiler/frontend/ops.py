@@ -24,6 +24,7 @@ from ..ir.core import Value
 from .values import (
     RUNTIME,
     Constant,
+    ListValue,
     OptionalValue,
     TupleValue,
     compile_time,
@@ -73,7 +74,11 @@ def as_array(cx, v):
     array ``np.asarray(v)``, with NumPy's dtype discovery (Python ints become int64, floats
     float64), as NumPy converts an array_like operand. Raises CompileError for a sequence
     holding run-time values, for a ragged one (NumPy's ValueError) and for one whose array
-    has an unsupported dtype (strings, None, ints beyond 64 bits)."""
+    has an unsupported dtype (strings, None, ints beyond 64 bits). A list built at run time
+    is its array (lists.py)."""
+    if isinstance(v, ListValue):
+        from . import lists
+        return lists.to_array(cx, v)
     if not is_sequence(v):
         return v
     value = compile_time(v)
