@@ -136,9 +136,11 @@ def _sequence_array(cx, value, dt: np.dtype) -> np.ndarray:
 
 def materialize(cx, v) -> Value:
     """The IR value of a frontend value (constants become ``np.constant`` of their type, a
-    tuple or list of them that of ``np.asarray``)."""
+    tuple or list of them that of ``np.asarray``; a list built at run time its array)."""
     if isinstance(v, Value):
         return v
+    if isinstance(v, ListValue):
+        return as_array(cx, v)
     t = value_type(cx, v)
     return constant(cx, compile_time(v), t)
 
