@@ -20,8 +20,32 @@ def assigned_names(nodes, augmented: bool = True) -> set:
             continue
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             out.add(n.id)
+        elif _list_method_call(n):  # lst.append(v) rebinds lst to the longer list
+            out.add(n.func.value.id)
         elif isinstance(n, ast.alias):
             out.add(imported_name(n))
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+LIST_METHODS = ("append", "extend", "pop")
+
+
+def _list_method_call(n) -> bool:
+    return (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in LIST_METHODS and isinstance(n.func.value, ast.Name))
+
+
+def grown_lists(nodes) -> set:
+    """Names whose list a call of ``append``/``extend``/``pop`` changes in ``nodes``
+    (not inside nested definitions)."""
+    out, stack = set(), list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if _list_method_call(n):
+            out.add(n.func.value.id)
         stack.extend(ast.iter_child_nodes(n))
     return out
 

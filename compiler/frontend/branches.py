@@ -186,13 +186,16 @@ def _plan(cx, name, contribs, before, types, yields):
     contribs = lift_optionals(contribs)
     live = [c for c in contribs if c is not DONTCARE]
     flat = [flatten(c) if c is not DONTCARE else None for c in contribs]
-    check_structures(cx, what, live, [f[0] for f in flat if f])
-    struct, first = next(f for f in flat if f)
+    struct = check_structures(cx, what, live, [f[0] for f in flat if f])
+    first = next(f for f in flat if f)[1]
     old = _leaves_before(before, name, struct, len(first))
     specs = []
     for i in range(len(first)):
         leaves = [f[1][i] if f else DONTCARE for f in flat]
         lv = [x for x in leaves if x is not DONTCARE]
+        if not lv:  # a list's buffer, empty on every path
+            specs.append(DONTCARE)
+            continue
         if all(isinstance(x, Constant) for x in lv) and all(
                 same_constant(lv[0].value, x.value) for x in lv[1:]):
             specs.append(lv[0])

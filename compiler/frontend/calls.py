@@ -11,7 +11,7 @@ import inspect
 from .. import types as T
 from ..ir.core import Value
 from . import arrays as A
-from . import expressions, inlining, mutation, operators, statements, variables
+from . import expressions, inlining, lists, mutation, operators, statements, variables
 from .dispatch import expression_handler
 from .ops import fold
 from .registry import BUILTINS, FOLDABLE, METHODS, NUMPY, VIEW_FUNCTIONS, VIEW_METHODS
@@ -19,6 +19,7 @@ from .values import (
     RUNTIME,
     BoundMethod,
     Constant,
+    ListValue,
     LocalFunction,
     TupleValue,
     compile_time,
@@ -28,6 +29,8 @@ from .values import (
 
 @expression_handler(ast.Call)
 def _call(cx, node: ast.Call):
+    if lists.is_method_call(cx, node):
+        return lists.method_call(cx, node)
     callee = expressions.expr(cx, node.func)
     inlined = _inlined(callee)
     args = []
@@ -75,6 +78,9 @@ def call(cx, callee, args, kwargs, node):
             if folded is not None:
                 return operators.exact_int(cx, folded, *[Constant(v) for v in values])
         return _new_array(cx, rule(cx, args, kwargs), [*args, *kwargs.values()], view)
+    if any(isinstance(a, ListValue) for a in [*args, *kwargs.values()]):
+        cx.fail("passing a list built at run time to a function is not supported",
+                "pass np.array(lst)")
     if isinstance(callee, LocalFunction):
         return inlining.inline(cx, None, args, kwargs, callee)
     inner = getattr(fn, "python_function", None)  # a compiler.Function: inline its body

@@ -27,6 +27,7 @@ from .ops import (
 from .values import (
     RUNTIME,
     Constant,
+    ListValue,
     OptionalValue,
     SliceValue,
     TupleValue,
@@ -38,7 +39,11 @@ from .values import (
 
 
 def subscript(cx, x, index):
-    """``x[index]`` for arrays (basic indexing) and tuples (compile-time index)."""
+    """``x[index]`` for arrays (basic indexing), tuples (compile-time index) and lists
+    built at run time (lists.py)."""
+    if isinstance(x, ListValue):
+        from . import lists
+        return lists.getitem(cx, x, index)
     if isinstance(x, TupleValue) or (isinstance(x, Constant)
                                      and isinstance(x.value, (tuple, list))):
         return _tuple_item(cx, x, index)

@@ -1,5 +1,5 @@
-"""What a ``for`` loop iterates over: ``range(...)``, an array's first axis, and
-``enumerate``/``zip`` of those, as (length, item) where ``item(i)`` is the i-th element for a
+"""What a ``for`` loop iterates over: ``range(...)``, an array's first axis, a list built at
+run time (lists.py), and ``enumerate``/``zip`` of those, as (length, item) where ``item(i)`` is the i-th element for a
 run-time counter ``i`` in ``0..length-1``. Loops are never unrolled."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..ir.core import Value
 from . import arrays as A
 from .indexing import subscript
 from .ops import apply_ufunc, cast, dim, materialize
-from .values import Constant, RangeValue, TupleValue, describe
+from .values import Constant, ListValue, RangeValue, TupleValue, describe
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +75,8 @@ def iteration(cx, it, follow=()):
             current = next((cx.scope[n] for n in names if n in cx.scope.names), it)
             return subscript(cx, current, i)
         return dim(cx, it, 0), row
+    if isinstance(it, ListValue):  # its elements on entry: loops.py refuses growing it
+        return it.length, lambda i: subscript(cx, it, i)
     if isinstance(it, EnumerateValue):
         n, item = iteration(cx, it.iterable, follow)
         return n, lambda i: TupleValue((apply_ufunc(cx, np.add, [i, it.start], operator.add),

@@ -22,7 +22,7 @@ from .. import types as T
 from ..dialects import scf
 from ..ir.core import Block
 from . import branches, expressions, links, loop_targets, mutation, statements, tracking
-from .ast_scan import assigned_names, contains
+from .ast_scan import assigned_names, contains, grown_lists
 from .dispatch import statement_handler
 from .holders import name_of, same_but
 from .iteration import iteration
@@ -51,7 +51,7 @@ from .scope import (
     is_special,
     resolve,
 )
-from .values import Constant, RangeValue, Undefined, is_array
+from .values import Constant, ListValue, RangeValue, Undefined, is_array
 
 
 @statement_handler(ast.While)
@@ -66,6 +66,11 @@ def _for(cx, node: ast.For) -> None:
         if isinstance(it, RangeValue) and isinstance(node.target, ast.Name):
             _loop(cx, node, it)
             return
+        if isinstance(it, ListValue) and isinstance(node.iter, ast.Name) \
+                and node.iter.id in grown_lists(node.body):
+            cx.fail(f"changing the length of list '{node.iter.id}' while a for loop iterates "
+                    f"it is not supported", "iterate over range(len(...)) of a copy, or "
+                    "build a second list")
         n, item = iteration(cx, it, set(cx.scope.names) - assigned_names(node.body))
     _loop(cx, node, RangeValue(Constant(0), n, Constant(1)), item)
 

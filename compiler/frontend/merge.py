@@ -16,6 +16,8 @@ from .ops import constant
 from .scope import display_name
 from .values import (
     Constant,
+    MIXED,
+    ListValue,
     LocalFunction,
     OptionalValue,
     TupleValue,
@@ -26,6 +28,7 @@ from .values import (
 
 LEAF = "leaf"
 OPTIONAL = "optional"
+LIST = "list"  # a ListValue's structure is (LIST, item): leaves data and length
 DONTCARE = object()  # a path on which a variable's value is never read
 
 
@@ -42,6 +45,8 @@ def flatten(v) -> tuple:
         return tuple(structs), leaves
     if isinstance(v, OptionalValue):
         return OPTIONAL, [v.has, v.value]
+    if isinstance(v, ListValue):
+        return (LIST, v.item), [DONTCARE if v.data is None else v.data, v.length]
     return LEAF, [v]
 
 
@@ -51,7 +56,29 @@ def unflatten(struct, leaves):
         return next(leaves)
     if struct == OPTIONAL:
         return OptionalValue(next(leaves), next(leaves))
+    if _is_list(struct):
+        data = next(leaves)
+        return ListValue(None if data is DONTCARE else data, next(leaves), struct[1])
     return TupleValue(tuple(unflatten(s, leaves) for s in struct))
+
+
+def _is_list(struct) -> bool:
+    return isinstance(struct, tuple) and len(struct) == 2 and struct[0] == LIST
+
+
+def join_structs(a, b):
+    """The structure that holds values of structures ``a`` and ``b`` (lists' item types
+    joined: nothing appended joins anything, two different types are ``MIXED``), or None
+    when they cannot share a variable."""
+    if a == b:
+        return a
+    if _is_list(a) and _is_list(b):
+        return (LIST, a[1] if b[1] is None else b[1] if a[1] is None else MIXED)
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) \
+            and not _is_list(a) and not _is_list(b):
+        parts = [join_structs(x, y) for x, y in zip(a, b, strict=True)]
+        return None if None in parts else tuple(parts)
+    return None
 
 
 def is_none(v) -> bool:
@@ -160,11 +187,16 @@ def leaf_type(cx, what: str, v) -> T.Type:
     return t
 
 
-def check_structures(cx, what: str, values: list, structs: list) -> None:
+def check_structures(cx, what: str, values: list, structs: list):
+    """The structure that holds all of ``structs`` (``join_structs``); CompileError when
+    there is none."""
+    joined = structs[0]
     for v, s in zip(values[1:], structs[1:], strict=True):
-        if s != structs[0]:
+        joined = join_structs(joined, s)
+        if joined is None:
             cx.fail(f"{what} is {describe(values[0])} on one path and {describe(v)} on "
                     f"another", "give the variable the same kind of value on every path")
+    return joined
 
 
 def placeholder(cx, t: T.Type):
@@ -204,13 +236,16 @@ def joined_spec(cx, name, spec, end):
         return initial_spec(end)
     spec = optional_spec(cx, what, spec, end)
     struct, leaves = flatten(as_optional(end) if spec[0] == OPTIONAL else end)
-    if struct != spec[0]:
+    struct = join_structs(spec[0], struct)
+    if struct is None:
         cx.fail(f"{what} changes from one kind of value to {describe(end)} inside the "
                 f"loop", "give the variable the same kind of value in every iteration")
     out = []
     for x, s in zip(leaves, spec[1], strict=True):
         if x is DONTCARE:
             out.append(s)
+        elif s is DONTCARE:  # a list's buffer, before anything was appended
+            out.append(leaf_type(cx, what, x))
         elif isinstance(s, T.Type):
             out.append(join_types(cx, what, s, leaf_type(cx, what, x)))
         elif (isinstance(x, Constant) and isinstance(s, Constant)

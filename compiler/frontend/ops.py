@@ -24,6 +24,7 @@ from ..ir.core import Value
 from .values import (
     RUNTIME,
     Constant,
+    ListValue,
     OptionalValue,
     TupleValue,
     compile_time,
@@ -73,7 +74,11 @@ def as_array(cx, v):
     array ``np.asarray(v)``, with NumPy's dtype discovery (Python ints become int64, floats
     float64), as NumPy converts an array_like operand. Raises CompileError for a sequence
     holding run-time values, for a ragged one (NumPy's ValueError) and for one whose array
-    has an unsupported dtype (strings, None, ints beyond 64 bits)."""
+    has an unsupported dtype (strings, None, ints beyond 64 bits). A list built at run time
+    is its array (lists.py)."""
+    if isinstance(v, ListValue):
+        from . import lists
+        return lists.to_array(cx, v)
     if not is_sequence(v):
         return v
     value = compile_time(v)
@@ -131,9 +136,11 @@ def _sequence_array(cx, value, dt: np.dtype) -> np.ndarray:
 
 def materialize(cx, v) -> Value:
     """The IR value of a frontend value (constants become ``np.constant`` of their type, a
-    tuple or list of them that of ``np.asarray``)."""
+    tuple or list of them that of ``np.asarray``; a list built at run time its array)."""
     if isinstance(v, Value):
         return v
+    if isinstance(v, ListValue):
+        return as_array(cx, v)
     t = value_type(cx, v)
     return constant(cx, compile_time(v), t)
 

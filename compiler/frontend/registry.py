@@ -46,6 +46,7 @@ from .ops import (
 )
 from .values import (
     Constant,
+    ListValue,
     RangeValue,
     TupleValue,
     is_sequence,
@@ -262,6 +263,8 @@ def _extreme(name: str, pick):
 
 
 def _len(cx, x):
+    if isinstance(x, ListValue):
+        return x.length
     if isinstance(x, TupleValue):
         return Constant(len(x.items))
     t = value_type(cx, x)

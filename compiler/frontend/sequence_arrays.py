@@ -29,7 +29,7 @@ from ..ir.core import Value
 from .arrays import copy, zero_d
 from .ops import apply_ufunc, as_array, cast, check, dim, raise_at_runtime
 from .stores import check_store
-from .values import RUNTIME, Constant, TupleValue, compile_time, const_type, describe, is_sequence
+from .values import RUNTIME, Constant, ListValue, TupleValue, compile_time, const_type, describe, is_sequence
 
 _RAGGED = ("setting an array element with a sequence. The requested array has an "
            "inhomogeneous shape after {depth} dimensions. The detected shape was {shape} + "
@@ -42,6 +42,9 @@ def array_of(cx, v, dtype: T.Type | None = None) -> Value:
     when ``dtype`` differs), scalars become 0-d arrays, tuples and lists are coerced as
     NumPy coerces them (module docstring). Raises CompileError for values that are no
     array_like (None, strings, functions) and for static ragged sequences."""
+    if isinstance(v, ListValue):
+        from . import lists
+        return lists.to_array(cx, v, dtype)
     if is_sequence(v) and compile_time(v) is RUNTIME:
         return _sequence(cx, v, dtype)
     if is_sequence(v) and dtype is not None:   # converted item by item

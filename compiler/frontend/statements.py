@@ -14,14 +14,14 @@ from .. import types as T
 from ..dialects.grafo import CheckOp
 from ..ir.attributes import StringAttr
 from ..ir.core import Value
-from . import branches, expressions, item_assignment, operators, tracking
+from . import branches, expressions, item_assignment, lists, operators, tracking
 from . import globals as module_globals
 from .dispatch import STATEMENTS, statement_handler
 from .indexing import subscript
 from .ops import materialize, truth
 from .optional import unwrap
 from .scope import BROKE, CONTINUED, RETURNED, RETVAL
-from .values import Constant, TupleValue, describe
+from .values import Constant, ListValue, TupleValue, describe
 
 UNSUPPORTED_STATEMENTS = {
     "Try": ("'try' statement", "write the computation without exceptions"),
@@ -82,6 +82,11 @@ def _expression(cx, node: ast.Expr) -> None:
 @statement_handler(ast.Assign)
 def _assign(cx, node: ast.Assign) -> None:
     value = expressions.expr(cx, node.value, optional=True)
+    if len(node.targets) == 1 and lists.is_grown(cx, node.targets[0], node.value):
+        value = lists.from_display(cx, value)
+    elif isinstance(value, ListValue):
+        cx.fail("a second name for a list built at run time is not supported (the two "
+                "names would share one list)", "use one name, or copy it with list(...)")
     for target in node.targets:
         assign(cx, target, value)
 
@@ -118,6 +123,9 @@ def _augmented(cx, node: ast.AugAssign) -> None:
 def _return(cx, node: ast.Return) -> None:
     value = expressions.expr(cx, node.value, optional=True) if node.value is not None \
         else Constant(None)
+    if isinstance(value, ListValue):
+        cx.fail("returning a list built at run time is not supported",
+                "return np.array(lst) instead")
     cx.frame.return_loc = cx.loc(node.value or node)
     cx.scope[RETVAL] = value
     cx.scope[RETURNED] = Constant(True)

@@ -44,6 +44,21 @@ class TupleValue:
 
 
 @dataclass(frozen=True, eq=False)
+class ListValue:
+    """A Python list built at run time (``lst = []`` then ``lst.append(v)``, lists.py): the
+    first ``length`` elements of the 1-D buffer ``data`` (its size is the capacity), and
+    ``item``, the type of the values appended (``None`` while nothing was, ``MIXED`` when
+    they differ). ``data`` is None while ``item`` is None."""
+
+    data: object
+    length: object
+    item: object = None
+
+
+MIXED = "mixed"  # a list's ``item`` when values of several types were appended
+
+
+@dataclass(frozen=True, eq=False)
 class SliceValue:
     start: object
     stop: object
@@ -238,6 +253,8 @@ def describe(v) -> str:
         return f"a {'list' if v.is_list else 'tuple'} of {n} item{'' if n == 1 else 's'}"
     if isinstance(v, OptionalValue):
         return f"None or {describe(v.value)}"
+    if isinstance(v, ListValue):
+        return "a list built at run time"
     if isinstance(v, LocalFunction):
         return f"the nested function '{v.name}'"
     return type(v).__name__
