@@ -66,6 +66,20 @@ def count_nonzero_keep(x):
 def test_nonzero(x):
     run_both(nonzero, (x,))
     run_both(nonzero_method, (x,))
+    run_both(where_one_argument, (x,))
+
+
+def where_one_argument(x):
+    return np.where(x)
+
+
+def where_one_branch(x):
+    return np.where(x > 0, x)
+
+
+def test_where_with_one_branch_is_numpys_error():
+    run_both(where_one_branch, (np.ones(3),))
+    run_both(where_one_argument, (np.float64(1.0),))
 
 
 @SETTINGS

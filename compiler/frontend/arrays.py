@@ -349,8 +349,7 @@ def range_length(cx, start, stop, step, is_float: bool):
 def where(cx, cond, a=None, b=None):
     """``np.where(cond, a, b)``: cond as bool, branches promoted to one dtype."""
     if a is None or b is None:
-        cx.fail("np.where with one argument (np.nonzero) is not supported",
-                "pass both branch values: np.where(cond, a, b)")
+        cx.fail("either both or neither of x and y should be given", kind=ValueError)
     el = T.strong(T.promote(value_type(cx, a), value_type(cx, b)))
     return cx.emit(npd.WhereOp, [cast(cx, cond, T.i1), cast(cx, a, el), cast(cx, b, el)])
 

@@ -79,6 +79,14 @@ def nonzero(cx, a):
                             for k in range(_rank(a))))
 
 
+def where(cx, condition, x=None, y=None):
+    """``np.where``: ``np.nonzero(condition)`` with one argument, else the elementwise
+    choice ``arrays.np_where``."""
+    if x is None and y is None:
+        return nonzero(cx, condition)
+    return A.np_where(cx, condition, x, y)
+
+
 def argwhere(cx, a):
     """``np.argwhere``: the nonzero indices as an int64 array of shape ``(count, a.ndim)``
     (``(count, 0)`` for a 0-d ``a``, as NumPy)."""

@@ -137,7 +137,7 @@ NUMPY.update({
     np.full: signature("np.full", A.full, ["shape", "fill_value", "dtype="]),
     np.eye: signature("np.eye", A.eye, ["N", "M=", "k=", "dtype="]),
     np.arange: signature("np.arange", A.arange, ["start", "stop=", "step=", "dtype="]),
-    np.where: signature("np.where", A.np_where, ["condition", "x=", "y="]),
+    np.where: signature("np.where", manipulation.where, ["condition", "x=", "y="]),
     np.clip: signature("np.clip", A.clip, ["a", "a_min=", "a_max="]),
     np.astype: signature("np.astype", A.astype, ["x", "dtype"]),
     np.real: signature("np.real", complex_parts.real, ["val"]),
