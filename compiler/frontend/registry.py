@@ -23,6 +23,7 @@ from . import (
     manipulation,
     polynomials,
     products,
+    quantiles,
     shape_functions,
     sorting,
     statistics,
@@ -150,7 +151,7 @@ NUMPY.update({
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
                creation.RULES, manipulation.RULES, expansion.RULES, histograms.RULES,
                covariance.RULES, ufunc_args.RULES, ufunc_methods.RULES, arithmetic.RULES,
-               polynomials.RULES, products.RULES):
+               polynomials.RULES, products.RULES, quantiles.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY.update(ufunc_methods.OUTER)
