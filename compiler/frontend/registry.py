@@ -18,6 +18,7 @@ from . import (
     covariance,
     creation,
     expansion,
+    flat_put,
     histograms,
     linalg,
     manipulation,
@@ -151,7 +152,7 @@ NUMPY.update({
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
                creation.RULES, manipulation.RULES, expansion.RULES, histograms.RULES,
                covariance.RULES, ufunc_args.RULES, ufunc_methods.RULES, arithmetic.RULES,
-               polynomials.RULES, products.RULES, quantiles.RULES):
+               polynomials.RULES, products.RULES, quantiles.RULES, flat_put.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY.update(ufunc_methods.OUTER)
@@ -195,7 +196,7 @@ METHODS: dict = {
 
 for _table in (statistics.METHODS, sorting.METHODS, shape_functions.METHODS,
                creation.METHODS, manipulation.METHODS, expansion.METHODS,
-               ufunc_args.METHODS):
+               ufunc_args.METHODS, flat_put.METHODS):
     METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {
