@@ -32,7 +32,7 @@ from . import (
     ufunc_methods,
 )
 from .effects import print_rule
-from .iteration import enumerate_rule, zip_rule
+from .iteration import enumerate_rule, ndenumerate_rule, ndindex_rule, zip_rule
 from .ops import (
     OPERATOR_UFUNCS,
     UFUNC_OPS,
@@ -157,6 +157,8 @@ for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RU
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY.update(ufunc_methods.OUTER)
 NUMPY[np.meshgrid] = expansion.meshgrid
+NUMPY[np.ndindex] = ndindex_rule
+NUMPY[np.ndenumerate] = ndenumerate_rule
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
            np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128):
     NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
