@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 import pytest
 from conftest import assert_same
+from differential_harness import run_both
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -289,3 +290,57 @@ def test_unique_special_floats(a):
         warnings.simplefilter("ignore")
         want = first_occurrence_uniques(a)
     check(uniques, "f64[?]", a, want=want)
+
+
+def lexsort_pairs(a, b):
+    return np.lexsort((a, b)), np.lexsort([b, a]), np.lexsort((a,)), np.lexsort((b, a, b))
+
+
+def lexsort_rows(k):
+    return np.lexsort(k), np.lexsort(k[::-1]), np.lexsort(k, axis=0)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.int64, np.float32,
+                                   np.float64])
+@pytest.mark.parametrize("n", [0, 1, 17, 500])
+def test_lexsort_equals_numpy(dtype, n):
+    """The last key is primary, ties broken by the earlier keys, then input order."""
+    with np.errstate(invalid="ignore"):
+        a = values(dtype, n, seed=n) % 4 if dtype != np.bool_ else values(dtype, n)
+    b = values(np.float64, n, seed=n + 1).round(-3)
+    run_both(lexsort_pairs, (a, b))
+    run_both(lexsort_pairs, (a[::-1], b[::-1]))
+
+
+@settings(max_examples=15, deadline=None)
+@given(hnp.arrays(np.float64, st.integers(0, 12), elements=st.sampled_from(SPECIAL)),
+       st.data())
+def test_lexsort_special_floats(a, data):
+    b = data.draw(hnp.arrays(np.int8, a.shape, elements=st.integers(-2, 2)))
+    run_both(lexsort_pairs, (a, b))
+
+
+@pytest.mark.parametrize("shape", [(2, 9), (3, 4, 5), (1, 0), (4, 1, 3)])
+def test_lexsort_array_of_keys(shape):
+    """The rows of an array are the keys; any trailing shape, sorted along axis -1 (or 0)."""
+    k = np.random.default_rng(len(shape)).integers(0, 3, shape)
+    run_both(lexsort_rows, (k,))
+
+
+def lexsort_pair(a, b):
+    return np.lexsort((a, b))
+
+
+def lexsort_nothing(a):
+    return np.lexsort(())
+
+
+def test_lexsort_errors():
+    """NumPy's ValueError for keys of different shapes (at run time for run-time sizes)
+    and TypeError for no keys."""
+    run_both(lexsort_pair, (np.arange(3), np.arange(4.0)))
+    run_both(lexsort_pair, (np.ones((2, 3)), np.ones((3, 2))))
+    run_both(lexsort_nothing, (np.arange(3),))
+    cf = compiler.compile(lexsort_pair, "i64[?], f64[?]")
+    with pytest.raises(ValueError, match="all keys need to be the same shape"):
+        cf(np.arange(3), np.arange(4.0))

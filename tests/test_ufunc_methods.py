@@ -482,3 +482,20 @@ def reductions_dtype(a, i):
 def test_reduction_dtype(pair):
     a, i = pair
     run_both(reductions_dtype, (a, i), rtol=1e-6)
+
+
+def mean_where_scalar(x, m):
+    return (np.mean(x, where=m), np.mean(x, where=m, keepdims=True),
+            np.mean(x, where=m, dtype=np.float32), np.mean(2.5, where=m))
+
+
+@pytest.mark.parametrize("x", [np.float64(-0.0), np.float32(np.nan), np.int64(-7),
+                               np.array(np.inf), np.array(3, np.int16), np.bool_(True)])
+@pytest.mark.parametrize("m", [np.bool_(True), np.bool_(False), np.array(True),
+                               np.array(False)])
+def test_mean_where_of_scalar_and_0d(x, m):
+    """A scalar or 0-d ``x`` with a mask: its value, or NaN where masked out."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        run_both(mean_where_scalar, (x, m))

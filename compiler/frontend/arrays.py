@@ -123,6 +123,9 @@ def reduce(cx, kind: str, x, axis=None, keepdims=None, dtype=None):
         acc = el
     x = cast(cx, x, acc)
     if rank == 0:  # NumPy returns a scalar, keepdims or not
+        if kind == "sum" and T.is_float(acc):
+            # NumPy adds the element to the identity +0.0, so -0.0 sums to +0.0
+            x = apply_ufunc(cx, np.add, [x, cast(cx, Constant(0.0), acc)])
         return scalar_of(cx, x)
     keep = bool_of(cx, keepdims, "keepdims") if not is_none(keepdims) else False
     return cx.emit(npd.ReduceOp, [x], {"kind": kind, "axes": axes, "keepdims": keep})

@@ -1,5 +1,6 @@
 """What a ``for`` loop iterates over: ``range(...)``, an array's first axis, a list built at
-run time (lists.py), and ``enumerate``/``zip`` of those, as (length, item) where ``item(i)`` is the i-th element for a
+run time (lists.py), ``enumerate``/``zip`` of those, ``np.ndindex(*shape)`` and
+``np.ndenumerate(a)``, as (length, item) where ``item(i)`` is the i-th element for a
 run-time counter ``i`` in ``0..length-1``. Loops are never unrolled."""
 
 from __future__ import annotations
@@ -30,6 +31,61 @@ class ZipValue:
     """``zip(*iterables)`` before a ``for`` loop iterates it."""
 
     iterables: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class NdIndexValue:
+    """``np.ndindex(*shape)`` before a ``for`` loop iterates it: the sizes (ints)."""
+
+    sizes: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class NdEnumerateValue:
+    """``np.ndenumerate(a)`` before a ``for`` loop iterates it."""
+
+    array: Value
+
+
+def ndindex_rule(cx, args, kwargs):
+    """``np.ndindex(*shape)`` or ``np.ndindex(shape)``: sizes known at compile time or run
+    time; NumPy's ValueError for a negative size known at compile time."""
+    if kwargs:
+        cx.fail("np.ndindex takes the sizes of the shape only")
+    if len(args) == 1 and not isinstance(args[0], Value) and (
+            isinstance(args[0], TupleValue) or isinstance(args[0], Constant)
+            and isinstance(args[0].value, tuple)):
+        args = A.items_of(cx, args[0], "shape")
+    sizes = tuple(A.size_value(cx, d, "a shape size") for d in args)
+    if any(isinstance(d, Constant) and d.value < 0 for d in sizes):
+        cx.fail("negative dimensions are not allowed", kind=ValueError)
+    return NdIndexValue(sizes)
+
+
+def ndenumerate_rule(cx, args, kwargs):
+    """``np.ndenumerate(a)``: (index tuple, element) pairs in C order."""
+    if kwargs or len(args) != 1:
+        cx.fail("np.ndenumerate takes one array")
+    a = materialize(cx, args[0])
+    return NdEnumerateValue(a if isinstance(a.type, T.TensorType) else A.zero_d(cx, a))
+
+
+def _unravel(cx, sizes: tuple):
+    """(element count, ``i -> tuple of indices`` in C order)."""
+    strides, total = [], Constant(1)
+    for d in reversed(sizes):
+        strides.append(total)
+        total = apply_ufunc(cx, np.multiply, [total, d], operator.mul)
+    strides.reverse()
+
+    def index(i):
+        out = []
+        for d, stride in zip(sizes, strides, strict=True):
+            q = apply_ufunc(cx, np.floor_divide, [i, stride], operator.floordiv)
+            # the leading index needs no remainder: i < the element count
+            out.append(apply_ufunc(cx, np.remainder, [q, d], operator.mod) if out else q)
+        return TupleValue(tuple(out))
+    return total, index
 
 
 def enumerate_rule(cx, args, kwargs):
@@ -81,6 +137,12 @@ def iteration(cx, it, follow=()):
         n, item = iteration(cx, it.iterable, follow)
         return n, lambda i: TupleValue((apply_ufunc(cx, np.add, [i, it.start], operator.add),
                                         item(i)))
+    if isinstance(it, NdIndexValue):
+        return _unravel(cx, it.sizes)
+    if isinstance(it, NdEnumerateValue):
+        a = it.array
+        n, index = _unravel(cx, tuple(dim(cx, a, k) for k in range(len(T.shape_of(a.type)))))
+        return n, lambda i: TupleValue((index(i), subscript(cx, a, index(i))))
     if isinstance(it, ZipValue):
         parts = [iteration(cx, x, follow) for x in it.iterables]
         n = parts[0][0]
@@ -89,4 +151,5 @@ def iteration(cx, it, follow=()):
                 m, Constant) else apply_ufunc(cx, np.minimum, [n, m], None)
         return n, lambda i: TupleValue(tuple(item(i) for _, item in parts))
     cx.fail(f"for loops over {describe(it)} are not supported",
-            "iterate over range(...), an array, or enumerate/zip of those")
+            "iterate over range(...), an array, np.ndindex, np.ndenumerate, or "
+            "enumerate/zip of those")

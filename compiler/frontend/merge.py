@@ -28,7 +28,7 @@ from .values import (
 
 LEAF = "leaf"
 OPTIONAL = "optional"
-LIST = "list"  # a ListValue's structure is (LIST, item): leaves data and length
+LIST = "list"  # a ListValue's structure is (LIST, item): leaves data, length, ragged
 DONTCARE = object()  # a path on which a variable's value is never read
 
 
@@ -46,7 +46,8 @@ def flatten(v) -> tuple:
     if isinstance(v, OptionalValue):
         return OPTIONAL, [v.has, v.value]
     if isinstance(v, ListValue):
-        return (LIST, v.item), [DONTCARE if v.data is None else v.data, v.length]
+        return (LIST, v.item), [DONTCARE if v.data is None else v.data, v.length,
+                                DONTCARE if v.ragged is None else v.ragged]
     return LEAF, [v]
 
 
@@ -57,8 +58,9 @@ def unflatten(struct, leaves):
     if struct == OPTIONAL:
         return OptionalValue(next(leaves), next(leaves))
     if _is_list(struct):
-        data = next(leaves)
-        return ListValue(None if data is DONTCARE else data, next(leaves), struct[1])
+        data, length, ragged = next(leaves), next(leaves), next(leaves)
+        return ListValue(None if data is DONTCARE else data, length, struct[1],
+                         None if ragged is DONTCARE else ragged)
     return TupleValue(tuple(unflatten(s, leaves) for s in struct))
 
 

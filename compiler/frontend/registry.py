@@ -18,11 +18,13 @@ from . import (
     covariance,
     creation,
     expansion,
+    flat_put,
     histograms,
     linalg,
     manipulation,
     polynomials,
     products,
+    quantiles,
     shape_functions,
     sorting,
     statistics,
@@ -30,7 +32,7 @@ from . import (
     ufunc_methods,
 )
 from .effects import print_rule
-from .iteration import enumerate_rule, zip_rule
+from .iteration import enumerate_rule, ndenumerate_rule, ndindex_rule, zip_rule
 from .ops import (
     OPERATOR_UFUNCS,
     UFUNC_OPS,
@@ -150,11 +152,13 @@ NUMPY.update({
 for _table in (statistics.RULES, sorting.RULES, shape_functions.RULES, linalg.RULES,
                creation.RULES, manipulation.RULES, expansion.RULES, histograms.RULES,
                covariance.RULES, ufunc_args.RULES, ufunc_methods.RULES, arithmetic.RULES,
-               polynomials.RULES, products.RULES):
+               polynomials.RULES, products.RULES, quantiles.RULES, flat_put.RULES):
     NUMPY.update({f: signature(d, impl, params) for f, (d, impl, params) in _table.items()})
 NUMPY[np.einsum] = shape_functions.einsum
 NUMPY.update(ufunc_methods.OUTER)
 NUMPY[np.meshgrid] = expansion.meshgrid
+NUMPY[np.ndindex] = ndindex_rule
+NUMPY[np.ndenumerate] = ndenumerate_rule
 for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
            np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128):
     NUMPY[_t] = signature(f"np.{_t.__name__}", _scalar_type(_t), ["x"])
@@ -194,7 +198,7 @@ METHODS: dict = {
 
 for _table in (statistics.METHODS, sorting.METHODS, shape_functions.METHODS,
                creation.METHODS, manipulation.METHODS, expansion.METHODS,
-               ufunc_args.METHODS):
+               ufunc_args.METHODS, flat_put.METHODS):
     METHODS.update({n: signature(d, impl, params) for n, (d, impl, params) in _table.items()})
 
 ATTRIBUTES: dict = {

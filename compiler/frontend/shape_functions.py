@@ -21,7 +21,7 @@ from ..ir.core import Value
 from . import arrays as A
 from .ops import apply_ufunc, cast, check, constant, dim, materialize, product, value_type
 from .sequence_arrays import array_of
-from .values import Constant, TupleValue
+from .values import Constant, ListValue, TupleValue
 
 
 def _rank(x: Value) -> int:
@@ -125,6 +125,10 @@ def _arrays(cx, xs, what: str) -> list:
 
 def concatenate(cx, xs, axis=None, dtype=None):
     """``np.concatenate(xs, axis=0)``; ``axis=None`` joins the flattened arrays."""
+    if isinstance(xs, ListValue):
+        from . import lists
+        out = lists.concatenate(cx, xs, Constant(0) if axis is None else axis)
+        return out if A.is_none(dtype) else A.astype(cx, out, dtype)
     xs = _arrays(cx, xs, "arrays")
     if not A.is_none(dtype):
         xs = [A.astype(cx, v, dtype) for v in xs]
@@ -143,6 +147,9 @@ def concatenate(cx, xs, axis=None, dtype=None):
 
 def stack(cx, xs, axis=None):
     """``np.stack``: a new axis, then concatenate along it."""
+    if isinstance(xs, ListValue):
+        from . import lists
+        return lists.stack(cx, xs, Constant(0) if A.is_none(axis) else axis)
     xs = _arrays(cx, xs, "arrays")
     _same_shapes(cx, xs)
     ax = Constant(0) if A.is_none(axis) else axis

@@ -1,5 +1,6 @@
 """Sorting and what is built on it: ``np.sort``, ``np.argsort``, ``ndarray.sort`` (in place),
-``np.partition``, ``np.argpartition``, ``np.median``, ``np.unique`` and ``np.searchsorted``,
+``np.partition``, ``np.argpartition``, ``np.median``, ``np.unique``, ``np.searchsorted`` and
+``np.lexsort``,
 written with ``np.sort`` (a stable sort, ``lowering/sort.py``), ``np.searchsorted`` and the
 ``np`` ops of ``arrays``.
 
@@ -259,6 +260,49 @@ def unique(cx, x, return_index=None, return_inverse=None, return_counts=None, ax
     return out[0] if len(out) == 1 else TupleValue(tuple(out))
 
 
+def lexsort(cx, keys, axis=None):
+    """``np.lexsort(keys, axis=-1)``: the int64 stable permutation sorting by the last key
+    first, then the one before it, ...; ``keys`` a tuple or list of arrays of one shape, or
+    an array whose rows (its first axis, of a size known at compile time) are the keys. An
+    LSD sort: the stable argsort by the first key, refined by each later one. NumPy's
+    TypeError for no keys, ValueError for keys of different shapes."""
+    if isinstance(keys, (TupleValue, Constant)) and not (
+            isinstance(keys, Constant) and isinstance(keys.value, np.ndarray)):
+        items = [materialize(cx, k) for k in A.items_of(cx, keys, "keys")]
+    else:
+        keys = materialize(cx, keys)
+        if _rank(keys) == 0:
+            cx.fail("need sequence of keys with len > 0 in lexsort", kind=TypeError)
+        count = keys.type.shape[0]
+        if count is None:
+            cx.fail("np.lexsort of an array needs its number of keys (its first dimension) "
+                    "known at compile time", "pass a tuple of key arrays")
+        items = [subscript(cx, keys, Constant(i)) for i in range(count)]
+    if not items:
+        cx.fail("need sequence of keys with len > 0 in lexsort", kind=TypeError)
+    shapes = {T.shape_of(k.type) for k in items}
+    if len({len(s) for s in shapes}) > 1 or any(
+            len({s[d] for s in shapes} - {None}) > 1 for d in range(len(next(iter(shapes))))):
+        cx.fail("all keys need to be the same shape", kind=ValueError)
+    rank = _rank(items[0])
+    if rank == 0:
+        return Constant(np.int64(0))
+    ax = A.normalize_axis(cx, -1 if A.is_none(axis) else A.int_constant(cx, axis, "axis"),
+                          rank)
+    for k in items[1:]:
+        for d in range(rank):
+            same = apply_ufunc(cx, np.equal, [dim(cx, k, d), dim(cx, items[0], d)],
+                               operator.eq)
+            if not isinstance(same, Constant):
+                check(cx, same, "ValueError", "all keys need to be the same shape")
+    perm, _ = sorted_along(cx, items[0], Constant(ax), True)
+    for key in items[1:]:
+        keyed = take_along_axis(cx, key, perm, Constant(ax))
+        order, _ = sorted_along(cx, keyed, Constant(ax), True)
+        perm = take_along_axis(cx, perm, order, Constant(ax))
+    return perm
+
+
 _S = ["a", "axis=", "kind=", "order=", "stable="]
 _P = ["a", "kth", "axis=", "kind=", "order="]
 
@@ -270,6 +314,7 @@ RULES = {
     np.searchsorted: ("np.searchsorted", searchsorted, ["a", "v", "side=", "sorter="]),
     np.unique: ("np.unique", unique, ["ar", "return_index=", "return_inverse=",
                                       "return_counts=", "axis=", "equal_nan=", "sorted="]),
+    np.lexsort: ("np.lexsort", lexsort, ["keys", "axis="]),
     np.median: ("np.median", median, ["a", "axis=", "out=", "overwrite_input=", "keepdims="]),
 }
 

@@ -157,7 +157,8 @@ def mean(cx, x, axis=None, dtype=None, keepdims=None, where=None):
     acc = A.resolve_dtype(cx, dtype) if not A.is_none(dtype) else (
         T.f32 if el == T.f16 else el if T.is_float(el) else T.f64)
     total = reduction(cx, "sum", cast(cx, x, acc), axis, keepdims, None, None, where)
-    shape = TupleValue(tuple(dim(cx, x, k) for k in range(x.type.rank)))
+    # A scalar ``x`` has rank 0, like NumPy's 0-d view of it.
+    shape = TupleValue(tuple(dim(cx, x, k) for k in range(len(T.shape_of(x.type)))))
     mask = shape_functions.broadcast_to(cx, cast(cx, where, T.i1), shape)
     count = A.reduce(cx, "sum", cast(cx, mask, T.i64), axis, keepdims)
     out = apply_ufunc(cx, np.divide, [total, cast(cx, count, acc)])

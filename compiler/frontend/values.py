@@ -53,6 +53,9 @@ class ListValue:
     data: object
     length: object
     item: object = None
+    # lists of arrays: a bool value, true once an appended row's shape differed from the
+    # first row's (that row is not stored; np.array then raises NumPy's ValueError)
+    ragged: object = None
 
 
 MIXED = "mixed"  # a list's ``item`` when values of several types were appended
