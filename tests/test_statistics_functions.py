@@ -242,6 +242,34 @@ def test_histogram_special_hypothesis(a):
     both(hist_edges, a, np.array([-1.0, 0.0, 0.5, 3.25, 7.0], np.float32), rtol=0)
 
 
+EQUAL_BIN_VALUES = [0.0, -0.0, 1.0, -1.0, 0.1, 2.5, -3.75, 1e-30, 7.0, 3.0, 2.9999998]
+
+
+@SETTINGS
+@given(st.sampled_from([np.float64, np.float32]), st.integers(1, 23), st.data())
+def test_histogram_equal_bins_hypothesis(dtype, bins, data):
+    """The one-loop equal-bin count: duplicates, values on edges, all-equal, sorted and
+    reversed data, NaN and infinities outside a given range."""
+    a = data.draw(hnp.arrays(dtype, st.integers(0, 70), elements=st.sampled_from(
+        EQUAL_BIN_VALUES + [np.nan, np.inf, -np.inf])))
+    order = data.draw(st.sampled_from(["as drawn", "sorted", "reversed"]))
+    a = np.sort(a) if order == "sorted" else np.sort(a)[::-1] if order == "reversed" else a
+
+    def fn(a):
+        return np.histogram(a, bins=bins)
+
+    def ranged(a):
+        return np.histogram(a, bins=bins, range=(-1.0, 3.0))
+
+    def edged(a, e):
+        return np.histogram(a, e)
+    both(fn, np.where(np.isfinite(a), a, dtype(2.5)), rtol=0)
+    both(ranged, a, rtol=0)
+    edges = np.unique(np.array(data.draw(st.lists(st.sampled_from(EQUAL_BIN_VALUES),
+                                                  min_size=1, max_size=6)), dtype))
+    both(edged, a, edges, rtol=0)
+
+
 # np.digitize --------------------------------------------------------------------------------
 
 def digitize(x, b):

@@ -187,6 +187,72 @@ class BinCountOp(Op):
         return np.bincount(x, weights=w[0] if w else None, minlength=n)
 
 
+class BinCountsOp(Op):
+    """``np.bin_counts {bins}``: the int64 number of elements of the 1-D int64 ``input``
+    equal to each of ``0..bins-1``; other values are not counted. The counting step of
+    ``np.histogram`` (whose bin indices are in range by construction), so it needs neither
+    ``np.bincount``'s pass for the largest value nor its checks."""
+
+    name = "np.bin_counts"
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = named(input=Tensor)
+    result_defs = (Tensor,)
+    attr_defs = {"bins": attr(int_attr(0))}
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        x = operand_types[0]
+        if len(T.shape_of(x)) != 1 or T.element_type(x) != T.i64:
+            raise TypeError(f"'np.bin_counts' needs a 1-D i64 operand, got {x}")
+        if attributes["bins"] < 1:
+            raise TypeError("'np.bin_counts' needs bins >= 1")
+        return [T.TensorType((attributes["bins"],), T.i64)]
+
+    def evaluate(self, x):
+        bins = self.attr("bins")
+        return np.bincount(x[(x >= 0) & (x < bins)], minlength=bins).astype(np.int64)
+
+
+class UniformHistogramOp(Op):
+    """``np.uniform_histogram {bins}``: the int64 counts of the 1-D float ``input`` in
+    ``bins`` equal bins between the scalars ``first`` and ``last`` of its dtype, whose
+    width is ``norm`` and whose edges are the 1-D ``edges`` (``bins + 1`` of them). NumPy's
+    fast path for equal bins (``numpy/lib/_histograms_impl.py``): an element ``v`` with
+    ``first <= v <= last`` goes to bin ``int((v - first) / norm * bins)`` (``bins - 1`` for
+    ``last``), moved down one when it lies below that bin's left edge and up one when it
+    lies on or above its right edge (except in the last bin); NaN and values outside are
+    not counted."""
+
+    name = "np.uniform_histogram"
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = named(input=Tensor, first=NpValue, last=NpValue, norm=NpValue,
+                         edges=Tensor)
+    result_defs = (Tensor,)
+    attr_defs = {"bins": attr(int_attr(0))}
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        x, first, last, norm, edges = operand_types
+        el = T.element_type(x)
+        if len(T.shape_of(x)) != 1 or not T.is_float(el):
+            raise TypeError(f"'np.uniform_histogram' needs a 1-D float input, got {x}")
+        if any(t != el for t in (first, last, norm)) or T.element_type(edges) != el:
+            raise TypeError("'np.uniform_histogram' needs first, last, norm and edges of "
+                            f"the input's element type {el}")
+        if attributes["bins"] < 1:
+            raise TypeError("'np.uniform_histogram' needs bins >= 1")
+        return [T.TensorType((attributes["bins"],), T.i64)]
+
+    def evaluate(self, x, first, last, norm, edges):
+        bins = self.attr("bins")
+        v = x[(x >= first) & (x <= last)]
+        idx = ((v - first) / norm * v.dtype.type(bins)).astype(np.intp)
+        idx[idx == bins] -= 1
+        idx[v < edges[idx]] -= 1
+        idx[(v >= edges[idx + 1]) & (idx != bins - 1)] += 1
+        return np.bincount(idx, minlength=bins).astype(np.int64)
+
+
 class GatherOp(Op):
     """``np.gather {axis, axes, index_axes}``: NumPy's integer-array indexing of the axes
     ``axes`` of ``x`` (default ``axis, axis + 1, ...``: ``np.take(x, idx, axis)`` for one
@@ -363,4 +429,5 @@ class MaskAssignOp(Op):
 
 
 NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, SearchSortedOp, BinCountOp,
+                                     BinCountsOp, UniformHistogramOp,
                                      GatherOp, MaskSelectOp, ScatterOp, MaskAssignOp)))

@@ -115,7 +115,8 @@ def _data_edges(cx, a):
     """The min and max of ``a`` (0 and 1 when it is empty at run time), checked finite."""
     n = dim(cx, a, 0)
     zero = A.full(cx, Constant(1), Constant(0), Constant(T.to_dtype(T.strong(a.type))))
-    head = axis_slice(cx, concatenate(cx, TupleValue((a, zero))), 0, None, Constant(1))
+    head = axis_slice(cx, concatenate(cx, TupleValue((axis_slice(cx, a, 0, None, Constant(1)),
+                                                      zero))), 0, None, Constant(1))
     padded = concatenate(cx, TupleValue((a, head)))
     empty = _u(cx, np.equal, n, Constant(0))
     first = A.reduce(cx, "min", padded)
@@ -165,6 +166,19 @@ def _uniform_indices(cx, a, first, last, edges, bins: int):
     return A.where(cx, keep, idx, Constant(bins))
 
 
+def _uniform_counts(cx, a, first, last, edges, bins: int):
+    """The counts of equal bins in one fused loop (``np.uniform_histogram``) when NumPy's
+    arithmetic runs in ``a``'s float dtype throughout (the edges and the range's width of that
+    dtype too); None otherwise, for ``_uniform_indices``."""
+    el = T.strong(a.type)
+    norm = _norm(cx, first, last, T.strong(value_type(cx, first)))
+    if not (T.is_float(el) and T.strong(edges.type) == el
+            and T.strong(value_type(cx, norm)) == el):
+        return None
+    first, last, norm = (cast(cx, v, el) for v in (first, last, norm))
+    return cx.emit(nd.UniformHistogramOp, [a, first, last, norm, edges], {"bins": bins})
+
+
 def _edge_indices(cx, a, edges, bins):
     """The bin of each element of ``a`` among the sorted ``edges`` (the last bin holds the
     last edge), ``bins`` where it lies outside: the counts NumPy's searches give."""
@@ -182,6 +196,8 @@ def _bin_counts(cx, idx, weights, bins, ntype: T.Type):
     weights are summed per ``BLOCK`` elements, the block sums cast to ``ntype`` and added in
     order, as NumPy's loop."""
     first = Constant(0)
+    if weights is None and isinstance(bins, Constant):
+        return cx.emit(nd.BinCountsOp, [cast(cx, idx, T.i64)], {"bins": bins.value})
     if weights is None:
         whole = _count(cx, concatenate(cx, TupleValue((cast(cx, idx, T.i64),
                                                        _scalar_array(cx, bins)))), None, 0)
@@ -250,6 +266,8 @@ def histogram(cx, a, bins=None, range=None, density=None, weights=None):
             cx.fail("`bins` must be positive, when an integer", kind=ValueError)
         first, last = _outer_edges(cx, a, range)
         edges = _uniform_edges(cx, a, first, last, count)
+        if A.is_none(weights) and (fast := _uniform_counts(cx, a, first, last, edges, count)):
+            return _finish(cx, fast, edges, density)
         idx = _uniform_indices(cx, a, first, last, edges, count)
         count = Constant(count)
     else:
@@ -260,13 +278,20 @@ def histogram(cx, a, bins=None, range=None, density=None, weights=None):
         upper = axis_slice(cx, edges, 0, Constant(1))
         check(cx, A.reduce(cx, "all", _u(cx, np.less_equal, lower, upper)), "ValueError",
               "`bins` must increase monotonically, when an array")
-        count = _u(cx, np.maximum, _u(cx, np.subtract, dim(cx, edges, 0), Constant(1)),
-                   Constant(0))
+        size = T.shape_of(edges.type)[0]
+        count = (Constant(max(size - 1, 0)) if size is not None else
+                 _u(cx, np.maximum, _u(cx, np.subtract, dim(cx, edges, 0), Constant(1)),
+                    Constant(0)))
         if isinstance(count, Constant) and count.value == 0:
             return TupleValue((A.full(cx, Constant(0), Constant(0), Constant(T.to_dtype(
                 ntype))), edges))
         idx = _edge_indices(cx, a, edges, count)
     hist = _bin_counts(cx, idx, None if A.is_none(weights) else weights, count, ntype)
+    return _finish(cx, hist, edges, density)
+
+
+def _finish(cx, hist, edges, density):
+    """``(hist, edges)``, ``hist`` turned into densities when ``density`` is true."""
     if not A.is_none(density) and A.bool_of(cx, density, "density"):
         upper = axis_slice(cx, edges, 0, Constant(1))
         lower = axis_slice(cx, edges, 0, None, Constant(-1))

@@ -218,8 +218,9 @@ def unique(cx, x, return_index=None, return_inverse=None, return_counts=None, ax
     ``equal_nan``, the default), with the int64 positions of their first occurrences
     (``return_index``), the int64 position of each element's value among them, in the
     input's shape (``return_inverse``) and the int64 counts (``return_counts``); a tuple when
-    any of these is asked for, as NumPy. Built on the stable argsort, so equal values
-    (0.0 and -0.0) give the first occurrence."""
+    any of these is asked for, as NumPy. Built on the stable sort (argsort when positions
+    are asked for), so equal values (0.0 and -0.0) give the first occurrence; then one
+    linear pass marks where the sorted values change."""
     if not A.is_none(axis):
         cx.fail("np.unique with an axis is not supported", "use axis=None")
     want = [not A.is_none(f) and A.bool_of(cx, f, name) for f, name in (
@@ -229,8 +230,13 @@ def unique(cx, x, return_index=None, return_inverse=None, return_counts=None, ax
     if not A.is_none(sorted) and not A.bool_of(cx, sorted, "sorted"):
         cx.fail("np.unique with sorted=False is not supported")
     x = materialize(cx, x)
-    perm, _ = sorted_along(cx, x, Constant(None), True)
-    s = subscript(cx, A.reshape(cx, x, Constant(-1)), perm)
+    if want[0] or want[1]:
+        perm, _ = sorted_along(cx, x, Constant(None), True)
+        s = subscript(cx, A.reshape(cx, x, Constant(-1)), perm)
+    else:
+        # The sorted values themselves: the same array as the gather through the stable
+        # argsort (zeros and NaNs keep their input order), without the gather.
+        s, _ = sorted_along(cx, x, Constant(None), False)
     head = subscript(cx, s, _slice(Constant(None), Constant(1)))
     first = creation.full_like(cx, head, Constant(True), Constant(np.bool_))
     after = subscript(cx, s, _slice(Constant(1)))

@@ -1,4 +1,5 @@
-"""Lowering of ``np.bincount`` (``dialects/np_data.py``): NumPy's ``arr_bincount``.
+"""Lowering of ``np.bincount`` (``dialects/np_data.py``): NumPy's ``arr_bincount``; and of
+``np.bin_counts`` and ``np.uniform_histogram``, histogram's counting loops.
 
 One pass finds the smallest and the largest value (the ValueError for a negative one comes
 before any write), a buffer of ``max(max + 1, minlength)`` zeros is allocated, and a
@@ -44,3 +45,56 @@ def lower_bincount(lw: Lowerer, op):
         em.store(S.add(em, el, em.load(buf, (at,)), step), buf, (at,))
     em.loop(n, add)
     return [lw.own(op.result, buf, el, (size,))]
+
+
+@rule(nd.BinCountsOp)
+def lower_bin_counts(lw: Lowerer, op):
+    """One loop over the (fused) indices adds one at each index in range and nothing, at a
+    clamped index, for the others: no branch on the data."""
+    em = lw.em
+    x = lw.expr(op.input)
+    bins = op.attr("bins")
+    buf = em.alloc((bins,), T.i64)
+    em.loop(bins, lambda i: em.store(em.const(0, T.i64), buf, (i,)))
+    zero, top = em.const(0, T.i64), em.const(bins - 1, T.i64)
+
+    def add(i):
+        v = x.load((i,))
+        inside = em.op(arith.AndIOp, em.cmpi("sge", v, zero), em.cmpi("sle", v, top))
+        at = em.index(em.select(inside, v, zero))
+        step = em.op(arith.ExtUIOp, inside, type=T.i64)
+        em.store(em.op(arith.AddIOp, em.load(buf, (at,)), step), buf, (at,))
+    em.loop(x.shape[0], add)
+    return [lw.own(op.result, buf, T.i64, (bins,))]
+
+
+@rule(nd.UniformHistogramOp)
+def lower_uniform_histogram(lw: Lowerer, op):
+    """One loop over the input: each element's bin by arithmetic, corrected against the two
+    edges around it (two loads of a small, cached array), counted without a branch on the
+    data (elements not counted add zero at bin 0)."""
+    em = lw.em
+    x, edges = lw.expr(op.input), lw.expr(op.edges)
+    first, last, norm = (lw.scalar(v) for v in (op.first, op.last, op.norm))
+    bins, el = op.attr("bins"), x.element
+    buf = em.alloc((bins,), T.i64)
+    em.loop(bins, lambda i: em.store(em.const(0, T.i64), buf, (i,)))
+    top = em.index(bins - 1)
+    scale = em.const(float(bins), el)
+
+    def add(i):
+        v = x.load((i,))
+        inside = em.op(arith.AndIOp, em.cmpf("oge", v, first), em.cmpf("ole", v, last))
+        at = em.select(inside, v, first)
+        f = em.op(arith.MulFOp, em.op(arith.DivFOp, em.op(arith.SubFOp, at, first), norm),
+                  scale)
+        idx = em.min(em.index(em.op(arith.FPToSIOp, f, type=T.i64)), top)
+        below = em.cmpf("olt", at, edges.load((idx,)))
+        idx = em.max(em.pick(below, em.sub(idx, 1), idx), em.index(0))
+        above = em.op(arith.AndIOp, em.cmpf("oge", at, edges.load((em.add(idx, 1),))),
+                      em.cmp("ne", idx, top))
+        idx = em.pick(above, em.add(idx, 1), idx)
+        step = em.op(arith.ExtUIOp, inside, type=T.i64)
+        em.store(em.op(arith.AddIOp, em.load(buf, (idx,)), step), buf, (idx,))
+    em.loop(x.shape[0], add)
+    return [lw.own(op.result, buf, T.i64, (bins,))]
