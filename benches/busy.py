@@ -43,8 +43,9 @@ def _child(n: int, repeat: int) -> None:
     import numpy as np
 
     sys.path.insert(0, os.path.join(ROOT, "benches"))
-    import compiler
     import kernels
+
+    import compiler
     rng = np.random.default_rng(0)
     a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
     fn = compiler.function(kernels.mse)
