@@ -70,3 +70,38 @@ def mandelbrot(width, height, max_iter):
                 n += 1
             out[y, x] = n
     return out
+
+
+def polynomial(x, y, z):
+    """50 terms of degree <= 5 in three arrays (``z`` broadcast), as array code."""
+    return (0.125 - 0.250*x + 0.375*y - 0.500*z + 0.625*x*x - 0.750*x*y + 0.875*x*z - 0.125*y*y
+            + 0.250*y*z - 0.375*z*z + 0.500*x*x*x - 0.625*x*x*y + 0.750*x*x*z - 0.875*x*y*y
+            + 0.125*x*y*z - 0.250*x*z*z + 0.375*y*y*y - 0.500*y*y*z + 0.625*y*z*z - 0.750*z*z*z
+            + 0.875*x*x*x*x - 0.125*x*x*x*y + 0.250*x*x*x*z - 0.375*x*x*y*y + 0.500*x*x*y*z
+            - 0.625*x*x*z*z + 0.750*x*y*y*y - 0.875*x*y*y*z + 0.125*x*y*z*z - 0.250*x*z*z*z
+            + 0.375*y*y*y*y - 0.500*y*y*y*z + 0.625*y*y*z*z - 0.750*y*z*z*z + 0.875*z*z*z*z
+            - 0.125*x*x*x*x*x + 0.250*x*x*x*x*y - 0.375*x*x*x*x*z + 0.500*x*x*x*y*y
+            - 0.625*x*x*x*y*z + 0.750*x*x*x*z*z - 0.875*x*x*y*y*y + 0.125*x*x*y*y*z
+            - 0.250*x*x*y*z*z + 0.375*x*x*z*z*z - 0.500*x*y*y*y*y + 0.625*x*y*y*y*z
+            - 0.750*x*y*y*z*z + 0.875*x*y*z*z*z - 0.125*x*z*z*z*z)
+
+
+def polynomial_loop(xs, ys, zs):
+    """``polynomial`` as the loop a Numba user writes (``zs`` of shape (n0, n1, 1))."""
+    out = np.empty(xs.shape)
+    for i in range(xs.shape[0]):
+        for j in range(xs.shape[1]):
+            for k in range(xs.shape[2]):
+                x, y, z = xs[i, j, k], ys[i, j, k], zs[i, j, 0]
+                out[i, j, k] = (0.125 - 0.250*x + 0.375*y - 0.500*z + 0.625*x*x - 0.750*x*y
+                    + 0.875*x*z - 0.125*y*y + 0.250*y*z - 0.375*z*z + 0.500*x*x*x - 0.625*x*x*y
+                    + 0.750*x*x*z - 0.875*x*y*y + 0.125*x*y*z - 0.250*x*z*z + 0.375*y*y*y
+                    - 0.500*y*y*z + 0.625*y*z*z - 0.750*z*z*z + 0.875*x*x*x*x - 0.125*x*x*x*y
+                    + 0.250*x*x*x*z - 0.375*x*x*y*y + 0.500*x*x*y*z - 0.625*x*x*z*z + 0.750*x*y*y*y
+                    - 0.875*x*y*y*z + 0.125*x*y*z*z - 0.250*x*z*z*z + 0.375*y*y*y*y - 0.500*y*y*y*z
+                    + 0.625*y*y*z*z - 0.750*y*z*z*z + 0.875*z*z*z*z - 0.125*x*x*x*x*x
+                    + 0.250*x*x*x*x*y - 0.375*x*x*x*x*z + 0.500*x*x*x*y*y - 0.625*x*x*x*y*z
+                    + 0.750*x*x*x*z*z - 0.875*x*x*y*y*y + 0.125*x*x*y*y*z - 0.250*x*x*y*z*z
+                    + 0.375*x*x*z*z*z - 0.500*x*y*y*y*y + 0.625*x*y*y*y*z - 0.750*x*y*y*z*z
+                    + 0.875*x*y*z*z*z - 0.125*x*z*z*z*z)
+    return out

@@ -11,6 +11,7 @@ keys), ``aliasing.py`` (the checks of written arguments), ``placement.py``
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 
 from .backend import for_target
@@ -25,7 +26,7 @@ from .targets import resolve
 
 
 def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=None,
-             cache=False, target=None, max_specializations=None):
+             cache=False, target=None, max_specializations=None, boundscheck=None):
     """Decorator: compile ``fn`` lazily, once per input signature (see ``Function``).
 
     ``input_signature`` (a signature string or TensorSpecs) pins one signature and rejects
@@ -37,7 +38,12 @@ def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=
     ``target="cuda"`` (or a ``compiler.device("cuda")`` block when tracing) compiles for the
     GPU (``compiler/backend/ptx``). ``max_specializations`` bounds the concrete functions kept
     alive, dropping the least recently used (default ``GRAFO_MAX_SPECIALIZATIONS`` or 128; 0:
-    no bound); raises TypeError for a non-integer, ValueError for a negative bound."""
+    no bound); raises TypeError for a non-integer, ValueError for a negative bound.
+    ``boundscheck=False`` (default: ``GRAFO_BOUNDSCHECK=0`` in the environment, else True)
+    compiles integer indexing without its IndexError checks, as Numba's option does: UNSAFE,
+    an index out of range then reads or writes outside the array (see ``boundscheck``)."""
+    pipeline = with_boundscheck(pipeline, boundscheck)
+
     def wrap(f):
         return Function(f, input_signature, reduce_retracing, pipeline, cache, target,
                         max_specializations)
@@ -45,7 +51,7 @@ def function(fn=None, *, input_signature=None, reduce_retracing=False, pipeline=
 
 
 def compile(fn, signature, pipeline=None, target=None,  # noqa: A001
-            timing: bool = False) -> ConcreteFunction:
+            timing: bool = False, boundscheck: bool | None = None) -> ConcreteFunction:
     """Compile ``fn`` (a Python function or ``Function``) for one signature now.
 
     ``signature``: a string such as ``"f32[?,4], i64"`` or a list of TensorSpec; parameters
@@ -57,9 +63,10 @@ def compile(fn, signature, pipeline=None, target=None,  # noqa: A001
     GPU; ``.target`` says which device); default: the current ``compiler.device`` ("cpu").
     ``timing``: print the milliseconds of each stage (``ConcreteFunction.timings``:
     frontend, optimized = passes, loops = lowering, llvm-ir, llvm-opt, machine-code) to
-    stderr. Raises SignatureError for a malformed string, TypeError for a signature that
-    leaves out a parameter without a constant default, CompileError for unsupported code,
-    ValueError for an unknown target."""
+    stderr. ``boundscheck``: as for ``function`` (False is unsafe). Raises SignatureError for
+    a malformed string, TypeError for a signature that leaves out a parameter without a
+    constant default, CompileError for unsupported code, ValueError for an unknown target."""
+    pipeline = with_boundscheck(pipeline, boundscheck)
     backend = for_target(resolve(target or current_device()))
     if isinstance(fn, Function):
         fn = fn.python_function
@@ -71,6 +78,23 @@ def compile(fn, signature, pipeline=None, target=None,  # noqa: A001
         from .pipeline import timing_report
         sys.stderr.write(f"{fn.__name__}({cf.signature}):\n{timing_report(cf.timings)}")
     return cf
+
+
+def with_boundscheck(pipeline: str | None, boundscheck: bool | None) -> str | None:
+    """``pipeline`` (None: the default one) with ``drop-bounds-checks`` appended when
+    ``boundscheck`` is False, or None and the environment has ``GRAFO_BOUNDSCHECK=0``
+    (``passes/drop_checks.py``). Unsafe: an index out of range is then not detected, and
+    reads or writes outside its array; use it only for code whose indices are known good.
+    The pipeline is part of a specialization's cache key, so checked and unchecked code
+    never share a disk cache entry. Raises TypeError for a non-bool ``boundscheck``."""
+    if boundscheck is None:
+        boundscheck = os.environ.get("GRAFO_BOUNDSCHECK", "1").strip() != "0"
+    elif not isinstance(boundscheck, bool):
+        raise TypeError(f"boundscheck must be True or False, got {type(boundscheck).__name__}")
+    if boundscheck:
+        return pipeline
+    from .passes import DEFAULT_PIPELINE
+    return f"{pipeline or DEFAULT_PIPELINE},drop-bounds-checks"
 
 
 def save(path, functions) -> None:

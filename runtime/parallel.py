@@ -13,16 +13,28 @@ every loop serially with the same results.
 libgomp is looked up with ``ctypes.util.find_library("gomp")``, then as ``libgomp.so.1`` in the
 dynamic loader's path. The default thread count is libgomp's ``omp_get_max_threads()``, i.e.
 ``OMP_NUM_THREADS`` when set, else the number of CPUs this process may run on.
+
+Wait policy: libgomp reads ``OMP_WAIT_POLICY`` and ``GOMP_SPINCOUNT`` once, when it is loaded.
+Unless the user set either, it is loaded here with ``OMP_WAIT_POLICY=passive`` (the variable is
+removed again afterwards, so child processes see the user's environment): threads that finish
+their chunk sleep at once instead of spinning for libgomp's default 300,000 turns. On a machine
+where another process holds a core, a spinning thread takes the core its team mate waits for,
+and a threaded loop then runs slower than a serial one (docs/architecture.md, "Parallel
+loops"; ``benches/busy.py``). A libgomp that another library loaded first keeps its settings.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
 
 import numpy as np
 
 _GOMP_FUNCTIONS = ("GOMP_parallel", "omp_get_thread_num", "omp_get_num_threads")
+# libgomp's variables that choose how idle threads wait; grafo's default applies when none is set
+WAIT_VARIABLES = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+DEFAULT_WAIT_POLICY = "passive"
 
 
 class ThreadState(ctypes.Structure):
@@ -34,14 +46,21 @@ class ThreadState(ctypes.Structure):
 
 
 def _load_gomp():
-    for name in (ctypes.util.find_library("gomp"), "libgomp.so.1"):
-        if name is None:
-            continue
-        try:
-            return ctypes.CDLL(name)
-        except OSError:
-            continue
-    return None
+    chosen = not any(v in os.environ for v in WAIT_VARIABLES)
+    if chosen:
+        os.environ["OMP_WAIT_POLICY"] = DEFAULT_WAIT_POLICY
+    try:
+        for name in (ctypes.util.find_library("gomp"), "libgomp.so.1"):
+            if name is None:
+                continue
+            try:
+                return ctypes.CDLL(name)
+            except OSError:
+                continue
+        return None
+    finally:
+        if chosen:
+            del os.environ["OMP_WAIT_POLICY"]
 
 
 def _initial_state(lib) -> ThreadState:

@@ -4,6 +4,7 @@ serial execution without libgomp or below the work threshold, the thread-count s
 
 import ctypes
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -274,6 +275,32 @@ def _run(code: str, **env) -> str:
 def test_omp_num_threads_sets_the_default():
     assert _run("from runtime import parallel; print(parallel.get_num_threads())",
                 OMP_NUM_THREADS="3").strip() == "3"
+
+
+def _spin_count(**env) -> str:
+    """libgomp's GOMP_SPINCOUNT as it reports it (OMP_DISPLAY_ENV) when grafo loads it."""
+    base = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    out = subprocess.run(
+        [sys.executable, "-c", "import os; from runtime import parallel; "
+         "print(sorted(k for k in os.environ if k in parallel.WAIT_VARIABLES))"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+        env={**base, "PYTHONPATH": ROOT, "OMP_DISPLAY_ENV": "verbose", **env})
+    assert out.returncode == 0, out.stderr
+    spin = re.search(r"GOMP_SPINCOUNT = '(\d+)'", out.stderr)
+    return spin.group(1), out.stdout.strip()
+
+
+@needs_gomp
+def test_idle_threads_sleep_at_once_by_default():
+    # passive: a thread that spins after its chunk takes the core a busy machine has left
+    assert _spin_count() == ("0", "[]")   # and the variable is not left to child processes
+
+
+@needs_gomp
+@pytest.mark.parametrize("env, spin", [({"OMP_WAIT_POLICY": "active"}, "30000000000"),
+                                       ({"GOMP_SPINCOUNT": "1000"}, "1000")])
+def test_user_wait_settings_are_kept(env, spin):
+    assert _spin_count(**env) == (spin, str(sorted(env)))
 
 
 def test_without_libgomp_loops_run_serially():

@@ -30,8 +30,9 @@ def test_triad_loop_writes_the_argument_buffer():
     ir = _loops_ir(triad, "f64[?], f64[?], f64[?], f64")
     assert '"memref.alloc"' not in ir                # no copy of `a` in
     loops = [line for line in ir.splitlines() if '"scf.for"' in line]
-    assert len(loops) == 1                           # no copy loops in or back
-    assert ir.count('"memref.store"') == 1
+    assert len(loops) == 2                           # no copy loops in or back: the loop's
+    assert ir.count('"scf.if"') == 1                 # unchecked and checked versions only
+    assert ir.count('"memref.store"') == 2
     assert '-> ()' in ir.split('"scf.yield"')[1]     # the loop carries nothing
     a, b, c = np.zeros(1000), np.arange(1000.0), np.ones(1000)
     compiler.compile(triad, "f64[?], f64[?], f64[?], f64")(a, b, c, np.float64(3.0))
@@ -54,9 +55,10 @@ def old_value_after(a, b):
 def test_a_value_read_after_the_loop_is_computed_before_it():
     ir = _loops_ir(old_value_after, "f64[?], f64[?]")
     assert ir.count('"memref.alloc"') == 1           # t = a * 2, not a copy of a
-    assert ir.count('"memref.store"') == 3           # t, a[i] = b[i], t + a
+    assert ir.count('"memref.store"') == 4           # t, a[i] = b[i] (checked and
+    assert ir.count('"scf.if"') == 1                 # unchecked versions), t + a
     assert len([line for line in ir.splitlines() if '"memref.store"' in line
-                and "%arg0," in line]) == 1
+                and "%arg0," in line]) == 2   # a[i] = b[i] in each version
 
 
 def read_ahead(a):
