@@ -36,7 +36,7 @@ from .partition import Partition
 from .target import arch as resolve_arch
 from .target import libdevice_path, optimize, target_machine
 
-DEFAULT_TARGET = CudaTarget()   # "cuda": device 0
+DEFAULT_TARGET = CudaTarget()   # "cuda:0"
 
 
 class PTXModule:
@@ -135,7 +135,7 @@ def compile_module(module, arch: str | None = None,
     for compute capability ``arch`` (default: ``target.arch``, else the present GPU's).
     Raises ``errors.unsupported`` (a CompileError that is a NotImplementedError) for code
     the CUDA back end does not support (prints, buffer allocation inside kernels, calls)."""
-    return PTXModule(module, resolve_arch(arch or target.arch), target)
+    return PTXModule(module, resolve_arch(arch or target.arch, target.device), target)
 
 
 class CudaBackend(Backend):
