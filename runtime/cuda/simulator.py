@@ -14,8 +14,9 @@ Selected by ``runtime.cuda.driver.select("simulator")`` or the environment varia
 - Modules: ``cuModuleLoadData`` / ``cuModuleLoadDataEx`` accept only images registered
   with ``register_image(image, kernels)``; ``kernels`` maps each kernel name to its
   semantics, an object with ``param_types`` (the ctypes type of each kernel parameter, in
-  order) and ``run(grid, block, args, memory)``, which computes on ``memory`` what the kernel computes for that launch
-  shape (``compiler.backend.ptx.simulate``). The simulated machine has no JIT compiler:
+  order) and ``run(grid, block, args, memory)``, which computes on ``memory`` what the
+  kernel computes for that launch shape (``compiler.backend.ptx.simulate``). The simulated
+  machine has no JIT compiler:
   ``jit``, when set, stands in for it, a callable taking the PTX text and returning an error
   log (``cuModuleLoadDataEx`` then fails with CUDA_ERROR_INVALID_PTX and writes the log into
   the CU_JIT_ERROR_LOG_BUFFER option's buffer) or None (the image loads).
