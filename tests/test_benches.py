@@ -146,4 +146,4 @@ def test_gpu_check_help_and_dry_run(tmp_path):
                  "launch overhead"):
         assert any(want in n for n in names), (want, names)
     for r in rows:
-        assert float(r.split(" | ")[1]) > 0, r
+        assert "not compiled" in r or float(r.split(" | ")[1]) > 0, r
