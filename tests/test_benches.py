@@ -17,7 +17,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHES = os.path.join(ROOT, "benches")
 # Measured when installed, never required (benches/run.py: "when importable").
-OPTIONAL = {"jax", "tensorflow"}
+OPTIONAL = {"cupy", "jax", "tensorflow"}   # cupy: benches/gpu_check.py on a GPU machine
 
 
 @pytest.fixture
