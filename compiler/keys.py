@@ -91,6 +91,12 @@ def arg_spec(value, function: str, name: str, default: bool = False):
         if isinstance(value, np.generic):
             return ("s", value.dtype), el
         return ("a", value.dtype, value.shape), T.TensorType(value.shape, el)
+    if hasattr(value, "__cuda_array_interface__"):
+        dtype, shape, device = device_array_key(value)
+        if not supported(dtype):
+            raise CompileError(f"{what} has dtype {dtype}, which is not supported yet "
+                               f"(supported dtypes: {T.SUPPORTED_DTYPES})")
+        return ("d", dtype, shape, device), T.TensorType(shape, T.from_dtype(dtype))
     if is_constant(value):
         return ("c", type(value), scalar_key(value)), Constant(value)
     bad = _non_constant(value)
@@ -111,18 +117,29 @@ def _non_constant(value):
     return value
 
 
+def device_array_key(value) -> tuple:
+    """``(dtype, shape, device index)`` of an object exposing ``__cuda_array_interface__``;
+    the device is the one it says it is on (``runtime.cuda.device_of``), else 0."""
+    from runtime.cuda.memory import device_of
+    cai = value.__cuda_array_interface__
+    device = device_of(value)
+    return np.dtype(cai["typestr"]), tuple(cai["shape"]), 0 if device is None else device
+
+
 def dispatch_key(args) -> tuple:
     """A flat key that identifies the specialization of ``args`` without building IR types:
     two items per argument, dtype and shape of an array, type and None for a NumPy scalar
     (its value is run-time data), type and value of a Python scalar, tuple or function (a
-    compile-time constant; see ``scalar_key``). Raises TypeError (unhashable) when an
-    argument is."""
+    compile-time constant; see ``scalar_key``), type and ``device_array_key`` of a device
+    array. Raises TypeError (unhashable) when an argument is."""
     key = []
     for a in args:
         if type(a) is _NDARRAY:
             key += (a.dtype, a.shape)
         elif isinstance(a, _GENERIC):
             key += (type(a), None)
+        elif hasattr(a, "__cuda_array_interface__"):
+            key += (type(a), device_array_key(a))
         else:
             key += (type(a), scalar_key(a))
     return tuple(key)

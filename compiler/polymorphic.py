@@ -134,13 +134,37 @@ class Function(PolymorphicFunction):
             self._pinned = self._trace([s.to_type() for s in self._input_signature])
         return self._pinned
 
-    def _trace(self, args) -> ConcreteFunction:
-        target = self._target or current_device()
+    def _trace(self, args, names=(), key=()) -> ConcreteFunction:
+        """A specialization for IR argument types ``args``; ``key`` (their specialization
+        key parts, ``keys.arg_spec``) and the parameter ``names`` say which arguments are
+        device arrays, whose device the code is placed on (``_placement``)."""
+        target = self._placement(names, key)
         if is_cuda(target):
             return self._compile(args, for_target(resolve(target)))
         if self._disk_cache:
             return self._load_or_compile(args)
         return self._compile(args)
+
+    def _placement(self, names, key):
+        """The target of a new specialization: the Function's ``target``, else the device of
+        its device-array arguments (computation follows data, as in JAX), else the current
+        ``compiler.device``. Raises ValueError for device arrays on several devices,
+        TypeError for a device array when the code is compiled for the CPU."""
+        on_device = {name: k[3] for name, k in zip(names, key, strict=False) if k[0] == "d"}
+        placed = sorted(set(on_device.values()))
+        if len(placed) > 1:
+            where = ", ".join(f"{n!r} on cuda:{d}" for n, d in on_device.items())
+            raise ValueError(f"{self.__name__}() got device arrays on several devices "
+                             f"({where}): move them to one with compiler.device_put(x, "
+                             f"'cuda:N')")
+        target = self._target or (f"cuda:{placed[0]}" if placed else current_device())
+        if placed and not is_cuda(target):
+            name, d = next(iter(on_device.items()))
+            raise TypeError(f"{self.__name__}() argument {name!r} is a device array on "
+                            f"cuda:{d}, but {self.__name__} is compiled for {target!r}: copy "
+                            f"it to the host with compiler.device_put({name}, 'cpu'), or "
+                            f"compile for 'cuda:{d}'")
+        return target
 
     def _compile(self, args, backend=None) -> ConcreteFunction:
         """A new specialization for ``args``, compiled with ``backend`` (default: this CPU's
@@ -191,9 +215,10 @@ class Function(PolymorphicFunction):
                 if ko == kn:
                     merged.append(kn)
                     new_args.append(a)
-                elif ko[0] == kn[0] == "a" and ko[1] == kn[1] and len(ko[2]) == len(kn[2]):
+                elif (ko[0] == kn[0] and ko[0] in ("a", "d") and ko[1] == kn[1] and ko[3:] == kn[3:]
+                      and len(ko[2]) == len(kn[2])):
                     shape = tuple(d if d == e else None for d, e in zip(ko[2], kn[2], strict=False))
-                    merged.append(("a", kn[1], shape))
+                    merged.append((kn[0], kn[1], shape, *kn[3:]))
                     new_args.append(T.TensorType(shape, a.element))
                 else:
                     ok = False
@@ -236,11 +261,11 @@ class Function(PolymorphicFunction):
                     gkey, gtypes = self._generalized(key, types)
                     cf = self._cache.get(gkey)
                     if cf is None:
-                        cf = self._trace(gtypes)
+                        cf = self._trace(gtypes, self._params, gkey)
                         self._admit(cf)
                     self._cache[gkey] = cf
                 else:
-                    cf = self._trace(types)
+                    cf = self._trace(types, self._params, key)
                     self._admit(cf)
                 self._cache[key] = cf
                 if self._tracing_count > count:

@@ -4,7 +4,8 @@
 machine: its triple, CPU name and every feature it has), an x86-64 micro-architecture level
 (``"x86-64"``, ``"x86-64-v2"`` .. ``"x86-64-v4"``, code for any CPU of that level), a Linux
 triple (``"aarch64-linux-gnu"``, ``"x86_64-unknown-linux-gnu"``, generic CPU of that
-architecture), ``"cuda"`` or ``"cuda:N"`` (the GPU of device index N, default 0), or a
+architecture), ``"cuda"`` or ``"cuda:N"`` (the GPU of device index N, default 0; its name
+is always "cuda:N"), or a
 ``Target`` / ``CudaTarget`` made before. ``cpu_model(name)`` is one CPU model by LLVM's name,
 for reading the code that model gets (``grafo translate --mcpu``, tests of code
 generation); its code is not saved.
@@ -60,12 +61,12 @@ class Target:
 
 @dataclass(frozen=True)
 class CudaTarget:
-    """An NVIDIA GPU: ``name`` as given ("cuda" or "cuda:N"), CUDA ``device`` index, and
-    ``arch``, the ``sm_XY`` compiled for (None until the CUDA backend picks the present
+    """An NVIDIA GPU: ``name`` "cuda:N" (N = the CUDA ``device`` index; "cuda" names device
+    0), and ``arch``, the ``sm_XY`` compiled for (None until the CUDA backend picks that
     GPU's, or ``sm_80`` without one). Its code runs through the CUDA driver, not in this
     process's address space (``is_host`` is False)."""
 
-    name: str = "cuda"
+    name: str = "cuda:0"
     device: int = 0
     arch: str | None = None
 
@@ -95,14 +96,12 @@ def is_cuda(spec) -> bool:
 
 
 def _cuda(spec: str) -> CudaTarget:
-    """The CudaTarget of "cuda" / "cuda:N"; ValueError for another name starting "cuda"."""
-    if spec == "cuda":
-        return CudaTarget()
-    head, _, index = spec.partition(":")
-    if head != "cuda" or not index.isdigit():
-        raise ValueError(f"unknown target {spec!r}: a CUDA device is 'cuda' or 'cuda:N' with "
-                         f"N a device index (0, 1, ...)")
-    return CudaTarget(spec, int(index))
+    """The CudaTarget of "cuda" / "cuda:N", named "cuda:N" ("cuda" is device 0). Raises
+    ValueError for another name starting "cuda", and, where a CUDA driver is present, for a
+    device index it does not have (``runtime.cuda.devices``)."""
+    from runtime.cuda import devices
+    i = devices.index(spec)
+    return CudaTarget(devices.name(i), i)
 
 
 def resolve(spec) -> Target | CudaTarget:

@@ -223,9 +223,16 @@ def scalar_text(dtype: np.dtype) -> str:
 
 def value_text(value) -> str:
     """An argument's type as errors show it: ``float64[3]`` for an array (dtype and shape),
-    else its type's name."""
+    ``a device array float32[3]`` and what to do for one exposing
+    ``__cuda_array_interface__`` (compiled CPU code reads host memory only), else its type's
+    name."""
     if isinstance(value, np.ndarray):
         return f"{value.dtype}[{', '.join(map(str, value.shape))}]"
+    cai = getattr(value, "__cuda_array_interface__", None)
+    if isinstance(cai, dict):
+        return (f"a device array {np.dtype(cai['typestr'])}[{', '.join(map(str, cai['shape']))}]"
+                f" (CPU code takes host arrays: copy it with compiler.device_put(x, 'cpu') or "
+                f"x.copy_to_host())")
     return type(value).__name__
 
 

@@ -41,3 +41,13 @@ def assert_same(got, want, rtol=None, atol=None):
 @pytest.fixture
 def same():
     return assert_same
+
+
+@pytest.fixture
+def two_gpus():
+    """A simulated machine with two GPUs (``runtime/cuda/simulator.py``), its driver."""
+    from runtime.cuda import driver
+    driver.select("simulator")
+    driver.simulator().devices = 2
+    yield driver.simulator()
+    driver.select(None)

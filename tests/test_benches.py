@@ -17,7 +17,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHES = os.path.join(ROOT, "benches")
 # Measured when installed, never required (benches/run.py: "when importable").
-OPTIONAL = {"jax", "tensorflow"}
+OPTIONAL = {"cupy", "jax", "tensorflow"}   # cupy: benches/gpu_check.py on a GPU machine
 
 
 @pytest.fixture
@@ -123,3 +123,27 @@ def test_the_soak_runs_a_few_seconds_and_passes():
     assert int(counts["call"]) > 0 and int(counts["error"]) > 0, out.stdout
     assert int(counts["interrupt"]) > 0, out.stdout
     assert "memory check skipped" in out.stdout
+
+
+def test_gpu_check_help_and_dry_run(tmp_path):
+    """benches/gpu_check.py without a GPU: --help through the wrapper, and a dry run (tests
+    collected, every measurement on the simulated driver) writing the table of issue 21."""
+    env = {k: v for k, v in os.environ.items() if k != "GRAFO_CUDA_SIMULATOR"}
+    script = os.path.join(ROOT, "scripts", "gpu_check.sh")
+    shown = subprocess.run(["bash", script, "--help"], capture_output=True, text=True, env=env,
+                           timeout=120)
+    assert shown.returncode == 0 and "--dry-run" in shown.stdout and "lark" in shown.stdout
+    out = tmp_path / "gpu.md"
+    done = subprocess.run(["bash", script, "--dry-run", str(out)], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    text = out.read_text()
+    assert re.search(r"GPU tests: `\d+ tests collected", text), text
+    rows = [r for r in text.splitlines() if r.startswith("| ") and "---" not in r][1:]
+    names = [r.split(" | ")[0] for r in rows]
+    for want in ("host-to-device", "device-to-device copy", "fused a*b+c*d-e", "np.sum",
+                 "np.max", "np.mean", "row_sum rows", "softmax rows", "matmul",
+                 "launch overhead"):
+        assert any(want in n for n in names), (want, names)
+    for r in rows:
+        assert "not compiled" in r or float(r.split(" | ")[1]) > 0, r

@@ -79,8 +79,8 @@ def test_softmax_matmul_stencil_mandelbrot():
 
 def test_device_arrays_without_copies():
     rt = rc.get(0)
-    a = rc.to_device(rt, rng.random(1000, np.float32))
-    b = rc.to_device(rt, rng.random(1000, np.float32))
+    a = rc.to_device(rng.random(1000, np.float32), rt)
+    b = rc.to_device(rng.random(1000, np.float32), rt)
     out = compiler.compile(ew, "f32[?], f32[?]", target="cuda")(a, b)
     assert hasattr(out, "__cuda_array_interface__")
     np.testing.assert_allclose(out.read(), ew(a.read(), b.read()), rtol=1e-6)

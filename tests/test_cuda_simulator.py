@@ -112,7 +112,7 @@ def test_matmul_grid_one_block_short_is_caught(monkeypatch):
 
 def test_device_arrays_are_used_in_place(sim):
     rt = rc.get(0)
-    a, b = (rc.to_device(rt, rng.random(700, np.float32)) for _ in range(2))
+    a, b = (rc.to_device(rng.random(700, np.float32), rt) for _ in range(2))
     sim.events.clear()
     out = compiler.compile(ew, "f32[?], f32[?]", target="cuda")(a, b)
     assert sim.copies("HtoD") == []
@@ -159,7 +159,7 @@ def test_arguments_are_checked_like_the_cpu_path():
     with pytest.raises(TypeError, match=r"ew\(\) argument 'a': expected float32\[\?\], got "
                                         r"float64\[10\]"):
         cf(a, a)
-    d = rc.to_device(rc.get(0), np.ones((2, 5), np.float32))
+    d = rc.to_device(np.ones((2, 5), np.float32))
     with pytest.raises(TypeError, match=r"got float32\[2, 5\]"):
         cf(d, d)
 
@@ -167,7 +167,7 @@ def test_arguments_are_checked_like_the_cpu_path():
 def test_results_can_be_read_from_another_thread():
     """The context is made current in each calling thread."""
     out = compiler.compile(ew, "f32[?], f32[?]", target="cuda")(
-        *(rc.to_device(rc.get(0), np.ones(5, np.float32)) for _ in range(2)))
+        *(rc.to_device(np.ones(5, np.float32)) for _ in range(2)))
     seen = []
     t = threading.Thread(target=lambda: seen.append(out.read()))
     t.start()
@@ -179,7 +179,7 @@ def test_driver_errors_name_the_call_and_code():
     rt = rc.get(0)
     with pytest.raises(RuntimeError, match="cuMemcpyHtoDAsync failed.*INVALID_VALUE"):
         rt.copy_in(0x10, np.ones(4))
-    d = rc.to_device(rt, np.ones(4))
+    d = rc.to_device(np.ones(4), rt)
     with pytest.raises(RuntimeError, match="cuMemcpyDtoHAsync failed.*INVALID_VALUE"):
         rt.copy_out(np.ones(8), d.ptr)
     fn = compiler.compile(ew, "f32[?], f32[?]", target="cuda").compiled.native.functions(rt)

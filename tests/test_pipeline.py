@@ -42,7 +42,7 @@ def count(x):
 def test_resolve_reads_every_target_name():
     assert resolve("cpu") is host() and resolve(None) is host() and resolve("host") is host()
     assert isinstance(host(), Target) and host().is_host and host().name == "cpu"
-    assert resolve("cuda") == CudaTarget("cuda", 0)
+    assert resolve("cuda") == CudaTarget("cuda:0", 0) == CudaTarget()
     assert resolve("cuda:1") == CudaTarget("cuda:1", 1) and resolve("cuda:1").name == "cuda:1"
     assert resolve("cuda:0").device == 0 and not resolve("cuda").is_host
     v3 = resolve("x86-64-v3")
@@ -55,7 +55,7 @@ def test_resolve_reads_every_target_name():
 
 @pytest.mark.parametrize("name", ["sparc", "cuda:x", "cuda:", "cudax", "cuda:-1", "gpu"])
 def test_resolve_rejects_unknown_names(name):
-    with pytest.raises(ValueError, match=f"unknown target '{name}'"):
+    with pytest.raises(ValueError, match=f"unknown (target|device) '{name}'"):
         resolve(name)
 
 
@@ -85,10 +85,10 @@ def test_every_target_has_a_backend():
     assert isinstance(for_target(cpu_model("haswell")), ObjectBackend)
 
 
-def test_cuda_target_keeps_its_device_index():
-    """Compiling for the GPU needs no GPU; ``target`` names the device as given."""
+def test_cuda_target_keeps_its_device_index(two_gpus):
+    """``target`` names the device compiled for, "cuda:N" ("cuda" is device 0)."""
     assert compiler.compile(affine, "f32[?], f32", target="cuda:1").target == "cuda:1"
-    assert compiler.compile(affine, "f32[?], f32", target="cuda").target == "cuda"
+    assert compiler.compile(affine, "f32[?], f32", target="cuda").target == "cuda:0"
     with compiler.device("cuda:1"):
         cf = compiler.compile(affine, "f32[?], f32")
     assert cf.target == "cuda:1" and cf.compiled.native.target.device == 1

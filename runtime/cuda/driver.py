@@ -76,6 +76,10 @@ def _call(name: str, *args, drv=None):
     return rest[0] if len(rest) == 1 else rest
 
 
+NO_DEVICE = "the CUDA driver reports no device"
+JIT_LOG_BYTES = 1 << 16
+
+
 @functools.cache
 def unavailable_reason() -> str | None:
     """Why no GPU can be used (missing bindings, no driver, no device), or None."""
@@ -87,7 +91,7 @@ def unavailable_reason() -> str | None:
         count = _call("cuDeviceGetCount")
     except Exception as e:  # noqa: BLE001 - the driver library itself may be missing
         return f"cuInit failed: {e}"
-    return None if count > 0 else "the CUDA driver reports no device"
+    return None if count > 0 else NO_DEVICE
 
 
 def available() -> bool:
@@ -104,15 +108,40 @@ def device_arch(device: int = 0) -> str | None:
            f"{rt.attribute('COMPUTE_CAPABILITY_MINOR')}"
 
 
-def get(device: int = 0) -> "Runtime":
-    """The ``Runtime`` of ``device``. Raises RuntimeError("no CUDA device: ...")."""
+def no_gpu_error() -> RuntimeError | None:
+    """The error of using a GPU where none can be: "no CUDA driver: ..." when the bindings or
+    the driver library are missing, "no CUDA device: ..." when the driver reports none; None
+    when a GPU can be used."""
     reason = unavailable_reason()
-    if reason is not None:
-        raise RuntimeError(f"no CUDA device: {reason}")
+    if reason is None:
+        return None
+    what = "device" if reason == NO_DEVICE else "driver"
+    return RuntimeError(f"no CUDA {what}: {reason}")
+
+
+def get(device: int = 0) -> "Runtime":
+    """The ``Runtime`` of device index ``device``. Raises RuntimeError ("no CUDA driver: ..."
+    or "no CUDA device: ...", ``no_gpu_error``) without a GPU, ValueError naming the devices
+    present for an index out of range."""
+    error = no_gpu_error()
+    if error is not None:
+        raise error
+    from .devices import check
+    check(device)
     with _lock:
         if device not in _runtimes:
             _runtimes[device] = Runtime(device)
         return _runtimes[device]
+
+
+class ModuleLoadError(RuntimeError):
+    """The driver rejected a PTX image (``cuModuleLoadDataEx``): ``log`` is its JIT compiler's
+    error log (ptxas's messages, ``line N; error : ...``), ``call`` the failed call and code."""
+
+    def __init__(self, call: str, log: str):
+        super().__init__(f"the CUDA driver's JIT compiler rejected the PTX ({call}):\n{log}")
+        self.call = call
+        self.log = log
 
 
 class Runtime:
@@ -129,6 +158,7 @@ class Runtime:
     def __init__(self, device: int):
         self.drv = _bindings()
         self._pending: list[int] = []
+        self.index = device
         self.device = self._call("cuDeviceGet", device)
         self.context = self._call("cuDevicePrimaryCtxRetain", self.device)
         self.activate()
@@ -163,15 +193,31 @@ class Runtime:
         return 32 * self._sms
 
     def load(self, ptx: str, names: list, semantics=None) -> dict:
-        """Load PTX (``cuModuleLoadData``); returns ``{kernel name: CUfunction}``.
-        ``semantics()`` returns ``{kernel name: semantics}``, what the simulated driver runs in
-        place of the PTX (see ``simulator.py``); NVIDIA's driver never calls it."""
+        """Load PTX (``cuModuleLoadDataEx``, the driver's JIT compiler assembling it for this
+        device); returns ``{kernel name: CUfunction}``. Raises ModuleLoadError with the JIT's
+        error log when it rejects the PTX. ``semantics()`` returns ``{kernel name:
+        semantics}``, what the simulated driver runs in place of the PTX (see
+        ``simulator.py``); NVIDIA's driver never calls it."""
         self.activate()
         image = ptx.encode() + b"\0"
         if semantics is not None and hasattr(self.drv, "register_image"):
             self.drv.register_image(image, semantics())
-        module = self._call("cuModuleLoadData", image)
+        log = bytearray(JIT_LOG_BYTES)
+        jit = self.drv.CUjit_option
+        options = [jit.CU_JIT_ERROR_LOG_BUFFER, jit.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES]
+        err, module = self.drv.cuModuleLoadDataEx(image, len(options), options,
+                                                  [log, JIT_LOG_BYTES])
+        if int(err) != 0:
+            text = bytes(log).split(b"\0", 1)[0].decode(errors="replace").strip()
+            raise ModuleLoadError(f"cuModuleLoadDataEx failed: {err!r}",
+                                  text or "(the driver wrote no log)")
         return {n: self._call("cuModuleGetFunction", module, n.encode()) for n in names}
+
+    def copy_device(self, dst: int, src: int, nbytes: int) -> None:
+        """Copy ``nbytes`` from device pointer ``src`` to ``dst`` on the stream (no
+        synchronization: kernels queued after it see the copy)."""
+        self.activate()
+        self._call("cuMemcpyDtoDAsync", dst, src, nbytes, self.stream)
 
     def malloc(self, nbytes: int) -> int:
         self.activate()

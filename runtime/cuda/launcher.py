@@ -1,10 +1,11 @@
 """``GPUFunction``: the callable of a CUDA-compiled function.
 
-Arguments exposing ``__cuda_array_interface__`` are used in place; NumPy arrays are copied to
-the device and, when the function writes into them, copied back (a read-only one raises
-NumPy's ValueError before anything runs, as on the CPU). Results are NumPy arrays
-when every array argument was a NumPy array, DeviceArrays otherwise; scalars are NumPy
-scalars. Raises RuntimeError("no CUDA device: ...") without a GPU.
+Arguments exposing ``__cuda_array_interface__`` are used in place (they must be on the
+device compiled for: ValueError otherwise); NumPy arrays are copied to the device and, when
+the function writes into them, copied back (a read-only one raises NumPy's ValueError before
+anything runs, as on the CPU). Results are NumPy arrays when every array argument was a
+NumPy array, DeviceArrays otherwise; scalars are NumPy scalars. Raises RuntimeError ("no
+CUDA driver: ..." / "no CUDA device: ...") without a GPU.
 
 A failed run-time check (in a kernel, through the status block, or on the host) raises the
 exception of the CPU path (``status_error``): the check's kind and message, then the file,
@@ -19,7 +20,7 @@ import numpy as np
 from ..abi import READ_ONLY, argument_error, check_error
 from ..frames import raise_at
 from . import driver
-from .memory import to_device
+from .memory import device_of, wrap
 
 
 def status_error(errors: list, code: int, params: list) -> Exception:
@@ -68,12 +69,13 @@ class GPUFunction:
                 if i in self.written and isinstance(a, np.ndarray) and not a.flags.writeable:
                     raise ValueError(READ_ONLY)
         rt = driver.get(self.module.target.device)
+        self._check_devices(args, rt.index)
         functions = self.module.functions(rt)
         on_host = all(not hasattr(a, "__cuda_array_interface__") for a in args)
         values, copies = [], []
         for i, (a, (dt, shape)) in enumerate(zip(args, self.inputs, strict=True)):
             if shape is not None:
-                d = to_device(rt, a)
+                d = wrap(rt, a)
                 values.append(d)
                 if isinstance(a, np.ndarray) and i in self.written:
                     copies.append((a, d))
@@ -91,6 +93,18 @@ class GPUFunction:
             else:
                 out.append(dt.type(r))
         return out[0] if len(out) == 1 else tuple(out)
+
+    def _check_devices(self, args, index: int) -> None:
+        """ValueError for a device array on another device than ``index``, the one compiled
+        for (an object that does not say its device is taken to be there)."""
+        for i, a in enumerate(args):
+            d = device_of(a) if hasattr(a, "__cuda_array_interface__") else None
+            if d is not None and d != index:
+                func = self.program.func
+                name = func.body.args[i].name_hint or f"arg{i}"
+                raise ValueError(f"{func.sym_name}() argument {name!r} is on cuda:{d}, but "
+                                 f"{func.sym_name} was compiled for cuda:{index}: move it with "
+                                 f"compiler.device_put({name}, 'cuda:{index}')")
 
     def _check_array(self, i: int, a, dtype: np.dtype, shape: tuple) -> None:
         cai = getattr(a, "__cuda_array_interface__", None)

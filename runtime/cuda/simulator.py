@@ -11,11 +11,15 @@ Selected by ``runtime.cuda.driver.select("simulator")`` or the environment varia
   touches memory, modules, streams or launches, else CUDA_ERROR_INVALID_CONTEXT.
 - Memory (``sim_memory.py``): host buffers; copies and memsets must stay inside one live
   allocation (CUDA_ERROR_INVALID_VALUE otherwise).
-- Modules: ``cuModuleLoadData`` accepts only images registered with ``register_image(image,
-  kernels)``; ``kernels`` maps each kernel name to its semantics, an object with
-  ``param_types`` (the ctypes type of each kernel parameter, in order) and ``run(grid, block,
-  args, memory)``, which computes on ``memory`` what the kernel computes for that launch
-  shape (``compiler.backend.ptx.simulate``).
+- Modules: ``cuModuleLoadData`` / ``cuModuleLoadDataEx`` accept only images registered
+  with ``register_image(image, kernels)``; ``kernels`` maps each kernel name to its
+  semantics, an object with ``param_types`` (the ctypes type of each kernel parameter, in
+  order) and ``run(grid, block, args, memory)``, which computes on ``memory`` what the
+  kernel computes for that launch shape (``compiler.backend.ptx.simulate``). The simulated
+  machine has no JIT compiler:
+  ``jit``, when set, stands in for it, a callable taking the PTX text and returning an error
+  log (``cuModuleLoadDataEx`` then fails with CUDA_ERROR_INVALID_PTX and writes the log into
+  the CU_JIT_ERROR_LOG_BUFFER option's buffer) or None (the image loads).
 - ``cuLaunchKernel`` checks the handle, the stream, CUDA's limits on grid and block sizes
   (CUDA_ERROR_INVALID_VALUE), reads each parameter through the ``void *[]`` array the caller
   packed, and runs the kernel at once (a stream is therefore trivially in order). A fault in
@@ -43,6 +47,7 @@ class CUresult(enum.IntEnum):
     CUDA_ERROR_NOT_INITIALIZED = 3
     CUDA_ERROR_INVALID_DEVICE = 101
     CUDA_ERROR_INVALID_IMAGE = 200
+    CUDA_ERROR_INVALID_PTX = 218
     CUDA_ERROR_INVALID_CONTEXT = 201
     CUDA_ERROR_INVALID_HANDLE = 400
     CUDA_ERROR_NOT_FOUND = 500
@@ -57,6 +62,7 @@ _TEXT = {
     CUresult.CUDA_ERROR_NOT_INITIALIZED: "initialization error",
     CUresult.CUDA_ERROR_INVALID_DEVICE: "invalid device ordinal",
     CUresult.CUDA_ERROR_INVALID_IMAGE: "device kernel image is invalid",
+    CUresult.CUDA_ERROR_INVALID_PTX: "a PTX JIT compilation failed",
     CUresult.CUDA_ERROR_INVALID_CONTEXT: "invalid device context",
     CUresult.CUDA_ERROR_INVALID_HANDLE: "invalid resource handle",
     CUresult.CUDA_ERROR_NOT_FOUND: "named symbol not found",
@@ -70,6 +76,13 @@ class CUdevice_attribute(enum.IntEnum):  # noqa: N801 - cuda-python's name
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+
+
+class CUjit_option(enum.IntEnum):  # noqa: N801 - cuda-python's name
+    CU_JIT_INFO_LOG_BUFFER = 3
+    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4
+    CU_JIT_ERROR_LOG_BUFFER = 5
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
 
 
 MAX_BLOCK = (1024, 1024, 64)
@@ -127,6 +140,7 @@ class Driver:
 
     CUresult = CUresult
     CUdevice_attribute = CUdevice_attribute
+    CUjit_option = CUjit_option
 
     def __init__(self, devices: int = 1, sms: int = 2, cc: tuple = (8, 0),
                  memory_bytes: int = 1 << 32):
@@ -145,6 +159,7 @@ class Driver:
         self._functions: dict = {}      # CUfunction value -> (context, name, semantics)
         self._next = 0x10000
         self.events: list = []
+        self.jit = None                 # PTX text -> error log or None (module docstring)
 
     # -- registration ------------------------------------------------------------------------
     def register_image(self, image: bytes, kernels: dict) -> None:
@@ -287,6 +302,13 @@ class Driver:
             m.span(ptr, n)[:] = host_bytes(int(srcHost), n)
         return (self._memory_call(("HtoD", ptr, n), hStream, run),)
 
+    def cuMemcpyDtoDAsync(self, dstDevice, srcDevice, ByteCount, hStream):  # noqa: N802, N803
+        dst, src, n = _pointer(dstDevice), _pointer(srcDevice), int(ByteCount)
+
+        def run(m):
+            m.span(dst, n)[:] = m.span(src, n)
+        return (self._memory_call(("DtoD", dst, n), hStream, run),)
+
     def cuMemcpyDtoHAsync(self, dstHost, srcDevice, ByteCount, hStream):  # noqa: N802, N803
         ptr, n = _pointer(srcDevice), int(ByteCount)
 
@@ -305,6 +327,20 @@ class Driver:
         module = self._handle(CUmodule)
         self._modules[int(module)] = (ctx, kernels)
         return CUresult.CUDA_SUCCESS, module
+
+    def cuModuleLoadDataEx(self, image, numOptions, options, optionValues):  # noqa: N802, N803
+        if int(numOptions) != len(options) or len(options) != len(optionValues):
+            return CUresult.CUDA_ERROR_INVALID_VALUE, None
+        values = dict(zip(options, optionValues, strict=True))
+        log = self.jit(bytes(image).rstrip(b"\0").decode()) if self.jit else None
+        if log is not None:
+            buffer = values.get(CUjit_option.CU_JIT_ERROR_LOG_BUFFER)
+            size = int(values.get(CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, 0))
+            if buffer is not None and size > 0:
+                text = log.encode()[:size - 1] + b"\0"
+                buffer[:len(text)] = text
+            return CUresult.CUDA_ERROR_INVALID_PTX, None
+        return self.cuModuleLoadData(image)
 
     def cuModuleGetFunction(self, hmod, name):  # noqa: N802
         entry = self._modules.get(int(hmod)) if isinstance(hmod, CUmodule) else None

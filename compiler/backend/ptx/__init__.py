@@ -3,7 +3,8 @@
 ``compile_module(module, arch=None)`` partitions each function into kernels and host work
 (``partition.py``), emits the kernels with llvmlite's NVPTX target (``kernels.py``,
 ``reduce.py``, ``rows.py``, ``matmul.py``), links libdevice when math functions need it,
-optimizes at O3 and returns a ``PTXModule``: ``.ptx`` (the PTX text), ``.llvm_ir``, ``.asm``
+optimizes at O3, checks the PTX (``check.py``: ptxas, else the driver's JIT at load time)
+and returns a ``PTXModule``: ``.ptx`` (the PTX text), ``.llvm_ir``, ``.asm``
 (= ``.ptx``), ``.arch``, ``.kernels`` and ``.entry(name, ...)``, a callable that runs the host
 program (``host.py``) on the GPU through ``runtime.cuda``. Compiling needs no GPU; calling
 without one raises RuntimeError("no CUDA device: ...").
@@ -26,6 +27,7 @@ from ...errors import unsupported
 from ...targets import CudaTarget
 from ..base import Backend
 from ..llvm.errors import error_table
+from . import check
 from . import gpu_reduce as GR
 from . import kernels as K
 from . import matmul as MM
@@ -36,7 +38,7 @@ from .partition import Partition
 from .target import arch as resolve_arch
 from .target import libdevice_path, optimize, target_machine
 
-DEFAULT_TARGET = CudaTarget()   # "cuda": device 0
+DEFAULT_TARGET = CudaTarget()   # "cuda:0"
 
 
 class PTXModule:
@@ -86,6 +88,7 @@ class PTXModule:
                 ref.link_in(llvm.parse_bitcode(f.read()))
         optimize(ref, sm)
         self.ptx = target_machine(sm).emit_assembly(ref)
+        check.check(self.ptx, sm)
         self.asm = self.ptx
         self._module = module
         self._loaded = weakref.WeakKeyDictionary()
@@ -108,9 +111,9 @@ class PTXModule:
         Runtime, whose handles are valid only in its context). The kernels' semantics go
         with the PTX for the simulated driver (``simulate.py``)."""
         if rt not in self._loaded:
-            self._loaded[rt] = rt.load(self.ptx, [k.name for k in self.kernels],
-                                       lambda: SIM.semantics(self._module, self._plans,
-                                                             K.check_ids(self._module)))
+            self._loaded[rt] = check.load(rt, self.ptx, [k.name for k in self.kernels],
+                                          lambda: SIM.semantics(self._module, self._plans,
+                                                                K.check_ids(self._module)))
         return self._loaded[rt]
 
 
@@ -135,7 +138,7 @@ def compile_module(module, arch: str | None = None,
     for compute capability ``arch`` (default: ``target.arch``, else the present GPU's).
     Raises ``errors.unsupported`` (a CompileError that is a NotImplementedError) for code
     the CUDA back end does not support (prints, buffer allocation inside kernels, calls)."""
-    return PTXModule(module, resolve_arch(arch or target.arch), target)
+    return PTXModule(module, resolve_arch(arch or target.arch, target.device), target)
 
 
 class CudaBackend(Backend):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.cuda.launcher import raise_status_error
-from runtime.cuda.memory import to_device
+from runtime.cuda.memory import wrap
 
 from ... import types as T
 from ...dialects import func, grafo, memref, scf
@@ -96,7 +96,7 @@ class HostProgram:
         """Copied to the device once, kept with the program."""
         if op not in self._constants:
             a = op.attributes["value"].value.astype(storage_dtype(op.result.type.element))
-            self._constants[op] = to_device(self.rt, a)
+            self._constants[op] = wrap(self.rt, a)
         return [self._constants[op]]
 
     def _check_op(self, op, xs, env) -> list:

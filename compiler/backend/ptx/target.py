@@ -1,6 +1,6 @@
 """The NVPTX target: compute capability, LLVM target machine, libdevice and ``ptxas``.
 
-``arch(None)`` is the present GPU's ``sm_XY`` (through ``runtime.cuda``) or ``sm_80`` when
+``arch(None, device)`` is that GPU's ``sm_XY`` (through ``runtime.cuda``) or ``sm_80`` when
 there is none. PTX is produced by llvmlite's NVPTX back end (triple ``nvptx64-nvidia-cuda``).
 C math functions (``sinf``, ``powf`` ...) come from NVIDIA's libdevice bitcode, found under
 ``$CUDA_HOME``/``$CUDA_PATH``, ``/usr/local/cuda*`` or the ``nvidia-cuda-nvcc`` wheel.
@@ -25,13 +25,13 @@ TRIPLE = "nvptx64-nvidia-cuda"
 DEFAULT_ARCH = "sm_80"
 
 
-def arch(requested: str | None = None) -> str:
+def arch(requested: str | None = None, device: int = 0) -> str:
     """``requested`` normalized to ``sm_XY`` (``"sm_90"``, ``"90"`` or ``"9.0"``), else the
-    present GPU's compute capability, else ``DEFAULT_ARCH``. Raises ValueError for malformed
-    names."""
+    compute capability of CUDA device index ``device`` when present, else ``DEFAULT_ARCH``.
+    Raises ValueError for malformed names."""
     if requested is None:
         from runtime.cuda import device_arch
-        return device_arch() or DEFAULT_ARCH
+        return device_arch(device) or DEFAULT_ARCH
     digits = requested.removeprefix("sm_").replace(".", "")
     if not digits.isdigit() or len(digits) < 2:
         raise ValueError(f"unknown compute capability {requested!r}; use e.g. 'sm_80' or '9.0'")
