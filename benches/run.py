@@ -8,11 +8,12 @@ float32), matmul 64/256/1024 float32, a 2-D stencil (2000 x 2000 float32), expli
 dot-product loop over 10^6 float64, a 200 x 100 Mandelbrot, a triad loop writing into an
 argument, ``a[i] = b[i] + s * c[i]`` on 10^7 float64), a 50-term polynomial in three 3-D
 float64 arrays (one broadcast) on 4,096 and 10^6 elements (Numba runs the hand-written loop
-``polynomial_loop``, ``HAND_WRITTEN``), and compile latency (first call
-in a fresh process, grafo vs Numba). Each time is the median, min and max over repeats of the
-per-call time; the libraries take turns in three rounds, each turn several calls long after a
-half-second pause and warm-up calls (alternating libraries call by call would time each one
-while the previous one's worker threads still spin, see ``_measure``).
+``polynomial_loop``, ``HAND_WRITTEN``), and compile latency (first call in a fresh process,
+grafo vs Numba; ``import compiler``, a ``cache=True`` hit and the compile time of
+straight-line array code, ``benches/latency.py``). Each time is the median, min and max over
+repeats of the per-call time; the libraries take turns in three rounds, each turn several
+calls long after a half-second pause and warm-up calls (alternating libraries call by call
+would time each one while the previous one's worker threads still spin, see ``_measure``).
 
 The suite runs once per thread count of ``--threads`` (default: every CPU, then 1), each in a
 fresh process with ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS`` set to
@@ -279,6 +280,9 @@ def run(quick: bool) -> dict:
         if r is not None:
             latency["times"][which] = r
     results.append(latency)
+    import latency as compile_latency  # benches/latency.py: import, cache hit, scaling
+    results += [row for row in compile_latency.rows(3, (10, 100) if quick else (10, 100, 1000))
+                if row["case"] != latency["case"]]
     return {"machine": platform.processor() or platform.machine(),
             "cpu": cpu_model(), "blas": blas_kernel(), "cpu_count": os.cpu_count(),
             "threads": int(os.environ["OMP_NUM_THREADS"]),

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import inspect
 import os
 import sys
 import textwrap
@@ -46,6 +45,7 @@ from runtime.artifact import FORMAT_VERSION, ArtifactError
 from runtime.cpu import host_identity
 
 from . import nesting
+from .aot.sources import source_lines
 from .frontend import Constant
 from .interfaces import python_function_of
 from .version import __version__
@@ -151,7 +151,7 @@ def _source_digest(fn) -> str:
             continue
         seen.add(f)
         try:
-            source = inspect.getsource(f)
+            source = "".join(source_lines(f)[0])
         except (OSError, TypeError) as e:
             raise _Unstable(str(e)) from None
         h.update(f"{f.__module__}.{f.__qualname__}\n{source}\n".encode())

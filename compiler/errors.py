@@ -15,7 +15,7 @@ import functools
 import linecache
 
 from .ir.core import Location
-from .ir.parser import IRParseError
+from .ir.parse_error import IRParseError
 from .ir.verifier import VerifyError
 
 # The message of an OverflowError on grafo's 64-bit Python ints (compile or run time).

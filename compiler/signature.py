@@ -11,9 +11,9 @@ Errors raise ``SignatureError`` (a ``ValueError``) pointing at the offending cha
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
-import lark
 import numpy as np
 
 from . import types as T
@@ -30,7 +30,14 @@ DTYPE: /[A-Za-z_][A-Za-z0-9_]*/
 %ignore WS
 """
 
-_PARSER = lark.Lark(_GRAMMAR, parser="lalr", propagate_positions=True)
+
+@functools.cache
+def _parser():
+    # Built on first use: lark and its grammar compilation cost more than the rest of
+    # ``import compiler``, and most programs never parse a signature string.
+    import lark
+    return lark.Lark(_GRAMMAR, parser="lalr", propagate_positions=True)
+
 
 _ALIASES = {"bool": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
             "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
@@ -82,9 +89,10 @@ def dtype_from_name(name: str) -> np.dtype:
 
 def parse_signature(text: str) -> list[TensorSpec]:
     """Parse ``"f32[?,4], i64"`` into TensorSpecs. Raises SignatureError."""
+    from lark.exceptions import UnexpectedInput
     try:
-        tree = _PARSER.parse(text)
-    except lark.exceptions.UnexpectedInput as e:
+        tree = _parser().parse(text)
+    except UnexpectedInput as e:
         col = getattr(e, "column", 1)
         at_end = getattr(getattr(e, "token", None), "type", "") == "$END"
         col = col if isinstance(col, int) and col > 0 and not at_end else len(text) + 1

@@ -101,4 +101,6 @@ def host_identity() -> str:
     """A stable description of this CPU (architecture, model name and flags) for cache keys."""
     info = _cpuinfo()
     flags = " ".join(sorted(host_flags() or ()))
-    return f"{host_arch()}|{info.get('model name', platform.processor())}|{flags}"
+    # platform.processor() starts a process (uname -p): only where cpuinfo names no model.
+    model = info["model name"] if "model name" in info else platform.processor()
+    return f"{host_arch()}|{model}|{flags}"

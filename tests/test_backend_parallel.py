@@ -328,3 +328,34 @@ assert np.array_equal(f(x, x), x + x)
 print("serial ok")
 """
     assert _run(code).strip() == "serial ok"
+
+
+def _straight_line(x, y, c, k):
+    y = y * c + x * c
+    y = np.sin(y) * c + x
+    x = np.sin(x) + y * k
+    y = y * c + x * c
+    y = np.cos(y) * c + x
+    x = np.sin(x) + y * k
+    return x + y
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 1000, 40_000])
+def test_many_parallel_loops_compile_their_bodies_once(threads, n):
+    """Straight-line array code on dynamic shapes, with more parallel loops than
+    SERIAL_COPIES_UP_TO: each
+    loop's serial path calls its outlined body (no second copy in the entry function), and
+    small (serial) and large (threaded) inputs give NumPy's results, broadcast ones too."""
+    from compiler.backend.llvm.parallel import SERIAL_COPIES_UP_TO
+    rng = np.random.default_rng(n)
+    x, y = rng.standard_normal(n), rng.standard_normal(n)
+    c, k = np.float64(0.5), np.float64(-1.25)
+    f = cf = compiler.compile(_straight_line, "f64[?], f64[?], f64, f64")
+    assert cf.ir_stages["loops"].count("grafo.parallel") > SERIAL_COPIES_UP_TO
+    assert cf.llvm_ir.count("call void @_straight_line.impl.par") == cf.llvm_ir.count(
+        "define internal void @_straight_line.impl.par")
+    for count in (1, 2):
+        threads(count)
+        np.testing.assert_allclose(f(x, y, c, k), _straight_line(x, y, c, k), rtol=1e-13)
+    one = rng.standard_normal(1)
+    np.testing.assert_allclose(f(one, y, c, k), _straight_line(one, y, c, k), rtol=1e-13)

@@ -188,3 +188,37 @@ def test_a_hit_for_moved_source_reports_where_it_is_now(tmp_path, monkeypatch):
     assert f'loc("{path}":7:12)' in cf.ir and f'loc("{path}":4:12)' not in cf.ir
     assert [(s["function"], s["line"]) for s in cf.compiled.record["sources"]] == [
         ("grafo_moved.pick", 9), ("grafo_moved.at", 6)]
+
+
+def _decorated(fn):
+    return fn
+
+
+@_decorated
+def _spread_out(x,
+                y=(1,
+                   2)):
+    """A docstring
+    over lines."""
+    def inner(z):
+        return (z +
+                1)
+    return inner(x) + y[0]   # a comment
+
+
+def test_key_source_is_the_source_inspect_reads():
+    """The key's source lines (read without tokenizing) are ``inspect.getsourcelines``'s, for
+    decorated, nested and multi-line functions."""
+    import inspect
+
+    from compiler.aot.sources import source_lines
+    for fn in [_spread_out, F.smooth, F.affine, *[v for v in vars(F).values()
+                                                  if inspect.isfunction(v)]]:
+        assert source_lines(fn) == inspect.getsourcelines(fn), fn.__name__
+    with pytest.raises(TypeError):
+        source_lines(np.sin)
+    code = compile("def g():\n    return 1\n", "<no file>", "exec")
+    namespace = {}
+    exec(code, namespace)
+    with pytest.raises(OSError):
+        source_lines(namespace["g"])

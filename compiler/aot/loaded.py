@@ -6,13 +6,14 @@ from __future__ import annotations
 import functools
 import inspect
 import time
+from collections.abc import Mapping
 
 from runtime.artifact import read
 from runtime.manifest import ir_member, llvm_member
 
 from .. import types as T
 from ..ir.core import Location
-from ..pipeline.compiled import CompiledViews, IRText
+from ..pipeline.compiled import CompiledViews
 from ..targets import Target, not_runnable
 from .sources import relocate, source_spans
 
@@ -22,6 +23,30 @@ def _ir_type(record: dict) -> T.Type:
         python = record.get("python")
         return T.WeakType(python) if python else T.from_dtype(record["dtype"])
     return T.TensorType(tuple(record["shape"]), T.from_dtype(record["dtype"]))
+
+
+class ArtifactIR(Mapping):
+    """Stage name -> IR text ("optimized", "loops") of the entry ``name`` of ``artifact``,
+    read from the artifact on each access with its locations moved by ``move`` (see
+    ``sources.relocate``; None: as recorded). Reading it lazily keeps a cache hit from
+    rewriting text that is seldom read."""
+
+    STAGES = ("optimized", "loops")
+
+    def __init__(self, artifact, name: str, move=None):
+        self._artifact, self._name, self._move = artifact, name, move
+
+    def __getitem__(self, stage: str) -> str:
+        if stage not in self.STAGES:
+            raise KeyError(stage)
+        text = self._artifact.text(ir_member(self._name, stage))
+        return text if self._move is None else self._move(text)
+
+    def __iter__(self):
+        return iter(self.STAGES)
+
+    def __len__(self) -> int:
+        return len(self.STAGES)
 
 
 class ArtifactNative:
@@ -103,10 +128,10 @@ class ArtifactCompiled(CompiledViews):
         self.record = record = artifact.entries[0]
         self.artifact_bytes = data
         self.name = record["function"]
-        stages = {s: artifact.text(ir_member(record["name"], s)) for s in ("optimized", "loops")}
+        move = None
         if inspect.isfunction(python_function):
-            relocate(record, stages, source_spans(python_function, args))
-        self.stages = IRText(stages)
+            move = relocate(record, source_spans(python_function, args))
+        self.stages = ArtifactIR(artifact, record["name"], move)
         self.written = record["written"]   # required by the manifest's schema
         self.variables = []
         self.result_types = [_ir_type(r) for r in record["results"]]

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import linecache
 import os
 import re
+import types
 
 from ..frontend import Constant
 from ..frontend.variables import reachable_functions
@@ -77,6 +79,34 @@ def portable_ir(text: str) -> str:
     return _LOC.sub(portable, text)
 
 
+def _last_line(code: types.CodeType) -> int:
+    last = code.co_firstlineno
+    for _, end, _, _ in code.co_positions():
+        if end is not None and end > last:
+            last = end
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            last = max(last, _last_line(const))
+    return last
+
+
+def source_lines(fn) -> tuple[list[str], int]:
+    """The source lines of the Python function ``fn`` and the number of the first: from its
+    first line (its first decorator's) to the last line its code covers, read through
+    ``linecache`` as ``inspect.getsourcelines`` reads them, without tokenizing the file (which
+    costs more than a disk cache hit). Raises OSError when the source cannot be read,
+    TypeError for an object that is not a Python function."""
+    if not inspect.isfunction(fn):
+        raise TypeError(f"{fn!r} is not a Python function")
+    code = fn.__code__
+    linecache.checkcache(code.co_filename)
+    lines = linecache.getlines(code.co_filename, fn.__globals__)
+    first, last = code.co_firstlineno, _last_line(code)
+    if not lines or not 0 < first <= last <= len(lines):
+        raise OSError(f"could not get the source of {fn.__qualname__}")
+    return lines[first - 1:last], first
+
+
 def source_spans(fn, args=()) -> list[dict]:
     """The ``sources`` record of ``fn`` specialized for ``args`` (IR types and
     ``frontend.Constant`` s, whose functions are compiled in; see the module docstring);
@@ -90,7 +120,7 @@ def source_spans(fn, args=()) -> list[dict]:
     spans = []
     for f in functions:
         try:
-            lines, first = inspect.getsourcelines(f)
+            lines, first = source_lines(f)
         except (OSError, TypeError):
             continue
         spans.append({"function": f"{f.__module__}.{f.__qualname__}",
@@ -121,15 +151,16 @@ def _moves(recorded: list, current: list) -> list[tuple]:
     return moves
 
 
-def relocate(record: dict, stages: dict, current: list) -> None:
-    """Move the locations of the manifest ``record`` (its ``errors``) and of the IR texts in
-    ``stages`` ({stage: text}, updated in place) from the record's ``sources`` to
-    ``current`` (``source_spans`` of the function now), and record ``current``. A location
-    inside several moved spans (a closure's function inside its enclosing one) follows the
+def relocate(record: dict, current: list):
+    """Move the locations of the manifest ``record`` (its ``errors``) from the record's
+    ``sources`` to ``current`` (``source_spans`` of the function now), record ``current``,
+    and return the function that moves the locations of an IR text the same way (None when
+    nothing moved): IR texts are read rarely, so they move when read. A location inside
+    several moved spans (a closure's function inside its enclosing one) follows the
     innermost."""
     moves = _moves(record.get("sources") or [], current)
     if not moves:
-        return
+        return None
 
     def where(file: str, line: int) -> tuple[str, int]:
         inside = [m for m in moves if m[0] == file and m[1] <= line <= m[2]]
@@ -140,11 +171,10 @@ def relocate(record: dict, stages: dict, current: list) -> None:
 
     for e in record["errors"]:
         e["file"], e["line"] = where(e["file"], e["line"])
+    record["sources"] = current
 
     def moved(m: re.Match) -> str:
         file, line = where(unescape_string(m.group(1)), int(m.group(2)))
         return f'loc("{escape_string(file)}":{line}:{m.group(3)})'
 
-    for stage, text in stages.items():
-        stages[stage] = _LOC.sub(moved, text)
-    record["sources"] = current
+    return lambda text: _LOC.sub(moved, text)

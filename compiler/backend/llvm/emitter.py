@@ -10,9 +10,12 @@ flow rules emit their nested blocks through ``emit_ops``.
 
 from __future__ import annotations
 
+import functools
+
 from llvmlite import ir
 
 from ... import types as T
+from ...dialects import scf
 from ...dialects.builtin import ModuleOp
 from ...errors import unsupported
 from ...ir.core import Block, Operation, Value
@@ -191,6 +194,11 @@ class FunctionEmitter(Emitter):
                 self.values[arg] = self.b.load(p, typ=scalar(t))
             else:
                 self.values[arg] = from_storage(self.b, p, t)
+
+    @functools.cached_property
+    def parallel_loops(self) -> int:
+        """The number of loops marked ``grafo.parallel`` in the function."""
+        return sum(scf.PARALLEL in op.attributes for op in self.func.walk())
 
     def emit(self) -> None:
         """Emit the whole body (its ``func.return`` included)."""

@@ -15,7 +15,8 @@ A loop marked ``grafo.serial_outlined`` runs serially by calling its outlined bo
 whole range (the closure's ``SINGLE`` field makes the body take thread 0 of 1 without asking
 libgomp), so its body is compiled once: lowering marks large bodies whose serial copy would
 double the module (the matmul kernel's row blocks, which sit in a parallel loop's serial
-path themselves).
+path themselves), and every loop of a function with more than ``SERIAL_COPIES_UP_TO``
+parallel loops (straight-line array code) runs so.
 
 Failures in a body (``grafo.check``, out of memory, a failing ``func.call``) do not leave the
 outlined function by a branch: the thread records ``(iteration, code, params)`` in the closure
@@ -51,6 +52,10 @@ from .support import internal_function
 from .types import I32, I64, PTR, STATUS, STATUS_PARAMS
 
 PARALLEL_MIN_WORK = 1 << 15
+# Above this many parallel loops in one function every one is compiled once (as if marked
+# ``grafo.serial_outlined``): a serial copy per loop doubles the code of straight-line
+# array code, and LLVM's optimizer time grows with it.
+SERIAL_COPIES_UP_TO = 4
 THREADS_GLOBAL = "grafo.rt.threads"
 # runtime.parallel.ThreadState: {ptr parallel, ptr thread_num, ptr num_threads, i32 threads}
 THREAD_STATE = ir.LiteralStructType([PTR, PTR, PTR, I32])
@@ -128,7 +133,8 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
     given = op.attributes.get(scf.WORK)
     work = b.mul(trip, _i64(given.value) if given is not None else _inner_work(fe, op.body))
     state = b.load(threads_global(b.module), typ=PTR)
-    outlined = scf.SERIAL_OUTLINED in op.attributes
+    outlined = (scf.SERIAL_OUTLINED in op.attributes
+                or getattr(fe, "parallel_loops", 0) > SERIAL_COPIES_UP_TO)
     if outlined:
         closure, closure_t, body = _closure(fe, op, lb, step, trip, state)
         body.attributes.add("noinline")   # the one copy: LLVM would inline the direct call

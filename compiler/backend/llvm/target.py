@@ -53,7 +53,12 @@ def create_target_machine(triple: str, cpu: str, features: str = "", *, reloc: s
     """A new opt level 3 target machine of ``triple`` for ``cpu`` with ``features`` (an LLVM
     feature string, ``+avx2,-avx512f``); ``reloc``/``codemodel``/``jit`` as llvmlite's
     ``create_target_machine`` takes them."""
-    _initialize_all()
+    # Registering every target LLVM was built with is a cost of the first compilation;
+    # the host's JIT needs only the native one.
+    if triple == llvm.get_default_triple():
+        _initialize()
+    else:
+        _initialize_all()
     return llvm.Target.from_triple(triple).create_target_machine(
         cpu=cpu, features=features, opt=3, reloc=reloc, codemodel=codemodel, jit=jit)
 
