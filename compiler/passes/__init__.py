@@ -5,7 +5,8 @@ point), ``cse`` (common subexpression elimination), ``dce`` (dead code eliminati
 ``arith-emulate-unsupported-floats`` (``f16`` arithmetic computed in ``f32``), ``fuse-loops``
 (sibling parallel loop fusion on loop-level IR), ``parallelize-loops``
 (explicit loops with independent iterations marked parallel), ``interrupt-polls`` (where long
-loops poll for a Ctrl-C).
+loops poll for a Ctrl-C), ``task-groups`` (independent regions of a function body run as
+parallel tasks).
 ``PassManager.parse(DEFAULT_PIPELINE).run(module)`` is the optimization pipeline the compiler
 runs on the frontend's output and on the lowered module; ``LOOP_PIPELINE`` follows on the
 lowered module for the CPU.
@@ -20,6 +21,7 @@ from . import (  # noqa: F401  (registers the passes)
     fuse_loops,
     interrupt_polls,
     parallelize,
+    task_groups,
 )
 from .manager import (
     DEFAULT_PIPELINE,

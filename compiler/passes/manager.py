@@ -26,7 +26,8 @@ PASSES: dict[str, type["Pass"]] = {}
 DEFAULT_PIPELINE = "canonicalize,cse,dce"
 # Run after DEFAULT_PIPELINE (or a user's pipeline) on loop-level IR for the CPU; polls go
 # last, as they depend on the loops that fusion leaves.
-LOOP_PIPELINE = "arith-emulate-unsupported-floats,parallelize-loops,fuse-loops,interrupt-polls"
+LOOP_PIPELINE = ("arith-emulate-unsupported-floats,parallelize-loops,fuse-loops,task-groups,"
+                 "interrupt-polls")
 
 
 class Pass:
