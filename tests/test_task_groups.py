@@ -123,8 +123,7 @@ def test_which_functions_form_task_groups(fn, grouped):
     assert ("grafo.tasks" in _loops_ir(fn, *args)) is grouped
 
 
-def test_products_form_one_group_of_four():
-    a = np.zeros((128, 128))
+def test_products_form_one_group():
     text = compiler.compile(products, "f64[128,128], f64[128,128], f64[128,128], "
                                       "f64[128,128]").ir_stages["loops"]
     assert text.count("grafo.tasks") == 1
