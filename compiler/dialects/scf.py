@@ -137,11 +137,13 @@ MATMUL = "grafo.matmul"
 WORK = "grafo.work"
 LANES = "grafo.lanes"
 POLL = "grafo.poll"
+TASKS = "grafo.tasks"
 
 
 class ForOp(Op):
     """Discardable attributes (loop hints of lowering and the backends): ``grafo.parallel``,
-    ``grafo.independent``, ``grafo.serial_outlined``, ``grafo.no_unroll``, ``grafo.matmul``
+    ``grafo.independent``, ``grafo.serial_outlined``, ``grafo.no_unroll``, ``grafo.matmul``,
+    ``grafo.tasks`` (a task group: iteration ``k`` runs task ``k``, ``passes/task_groups.py``)
     (units), ``grafo.work`` (elements per iteration, >= 0), ``grafo.poll`` (>= 1: poll the
     interrupt flag every that many iterations, ``passes/interrupt_polls.py``) and
     ``grafo.lanes`` (>= 1, a divisor of the number of iteration values, each group of that
@@ -153,8 +155,8 @@ class ForOp(Op):
                          inits=Variadic(ValueType))
     result_defs = (Variadic(ValueType),)
     num_regions = 1
-    attr_defs = {**dict.fromkeys((PARALLEL, INDEPENDENT, SERIAL_OUTLINED, NO_UNROLL, MATMUL),
-                                 opt_attr(Unit)),
+    attr_defs = {**dict.fromkeys((PARALLEL, INDEPENDENT, SERIAL_OUTLINED, NO_UNROLL, MATMUL,
+                                  TASKS), opt_attr(Unit)),
                  WORK: opt_attr(int_attr(0)), LANES: opt_attr(int_attr(1)),
                  POLL: opt_attr(int_attr(1))}
 

@@ -7,7 +7,8 @@ point), ``cse`` (common subexpression elimination), ``dce`` (dead code eliminati
 on one check before it that every index stays in range), ``parallelize-loops`` (explicit
 loops with independent iterations marked parallel), ``interrupt-polls`` (where long loops
 poll for a Ctrl-C), ``drop-bounds-checks`` (``boundscheck=False``: no IndexError checks of
-integer indexing; unsafe).
+integer indexing; unsafe), ``task-groups`` (independent regions of a function body run as
+parallel tasks).
 ``PassManager.parse(DEFAULT_PIPELINE).run(module)`` is the optimization pipeline the compiler
 runs on the frontend's output and on the lowered module; ``LOOP_PIPELINE`` follows on the
 lowered module for the CPU.
@@ -23,6 +24,7 @@ from . import (  # noqa: F401  (registers the passes)
     fuse_loops,
     interrupt_polls,
     parallelize,
+    task_groups,
     version_loops,
 )
 from .manager import (

@@ -27,7 +27,7 @@ DEFAULT_PIPELINE = "canonicalize,cse,dce"
 # Run after DEFAULT_PIPELINE (or a user's pipeline) on loop-level IR for the CPU; polls go
 # last, as they depend on the loops that fusion leaves.
 LOOP_PIPELINE = ("arith-emulate-unsupported-floats,version-bounds-checks,parallelize-loops,"
-                 "fuse-loops,interrupt-polls")
+                 "fuse-loops,task-groups,interrupt-polls")
 
 
 class Pass:

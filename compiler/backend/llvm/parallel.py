@@ -122,6 +122,17 @@ def _inner_work(fe: Emitter, block) -> ir.Value:
     return _i64(1) if total is None else total
 
 
+def _task_work(fe: Emitter, block) -> ir.Value:
+    """The work of a task group's body (``passes/task_groups.py``): the loops of every task,
+    found in the then regions of its ``scf.if`` dispatch chain and in the last else."""
+    total = _inner_work(fe, block)
+    for op in block.ops:
+        if isinstance(op, scf.IfOp):
+            total = fe.b.add(total, _inner_work(fe, op.then_block))
+            total = fe.b.add(total, _task_work(fe, op.else_block))
+    return total
+
+
 def emit_parallel(fe: Emitter, op, emit_loop) -> None:
     """Emit ``op`` as a run-time choice between ``emit_loop(fe, op, lb, ub, step)`` (the
     serial loop) and the outlined body on libgomp's threads. A loop marked
@@ -131,7 +142,10 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
     lb, ub, step = fe.operands(op)[:3]
     trip = trip_count(b, lb, ub, step)
     given = op.attributes.get(scf.WORK)
-    work = b.mul(trip, _i64(given.value) if given is not None else _inner_work(fe, op.body))
+    if scf.TASKS in op.attributes:
+        work = _task_work(fe, op.body)
+    else:
+        work = b.mul(trip, _i64(given.value) if given is not None else _inner_work(fe, op.body))
     state = b.load(threads_global(b.module), typ=PTR)
     outlined = (scf.SERIAL_OUTLINED in op.attributes
                 or getattr(fe, "parallel_loops", 0) > SERIAL_COPIES_UP_TO)
@@ -155,6 +169,9 @@ def emit_parallel(fe: Emitter, op, emit_loop) -> None:
     if not outlined:
         closure, closure_t, body = _closure(fe, op, lb, step, trip, state)
     b.store(_i64(0), _field(b, closure, closure_t, SINGLE))
+    if scf.TASKS in op.attributes:   # no more threads than tasks
+        few = b.trunc(trip, I32)
+        threads = b.select(b.icmp_signed("<", few, threads), few, threads)
     b.call(gomp, [body, closure, threads, _i32(0)])
     _report(fe, closure, closure_t)
     b.branch(done)
