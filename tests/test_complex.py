@@ -552,11 +552,3 @@ def test_sorting_functions_follow_numpys_complex_order(dtype, pairs, probes):
                 bits_equal(gi, wi)
             else:
                 assert_same(gi, wi)
-
-
-def test_the_cuda_target_refuses_complex_numbers_cleanly():
-    with pytest.raises(compiler.CompileError, match="complex numbers are not supported on the "
-                                                    "cuda target") as info:
-        compiler.compile(arithmetic, "c128[?], c128[?]", target="cuda")
-    assert isinstance(info.value, NotImplementedError)
-    assert "test_complex.py" in str(info.value)

@@ -47,8 +47,8 @@ def optimize(module, pipeline: str | None = None):
 def optimize_loops(module, pipeline: str | None = None, loop_pipeline: str | None = None):
     """A lowered (loop-level) module after ``optimize`` and then ``loop_pipeline`` (default
     ``passes.LOOP_PIPELINE``: explicit loops with independent iterations marked parallel,
-    then sibling loop fusion; a backend may ask for another, the CUDA one for none, as its
-    kernels follow the lowering's loops)."""
+    then sibling loop fusion; a backend may ask for another, the CUDA one for float16
+    emulation only, as its kernels follow the lowering's loops)."""
     from ..passes import LOOP_PIPELINE, PassManager
     optimize(module, pipeline)
     loop_pipeline = LOOP_PIPELINE if loop_pipeline is None else loop_pipeline

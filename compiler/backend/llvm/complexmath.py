@@ -4,11 +4,13 @@ A complex value is a pair of llvmlite values of one float type: ``float`` (compl
 ``double`` (complex128); every function computes in that type, as NumPy's ``complex64`` and
 ``complex128`` loops do::
 
-    unary(builder, name, re, im) -> (re, im)      # a single real value for "absolute"
-    binary(builder, name, (a_re, a_im), (b_re, b_im)) -> (re, im)
+    unary(builder, name, re, im, library=GLIBC) -> (re, im)   # one real value for "absolute"
+    binary(builder, name, (a_re, a_im), (b_re, b_im), library=GLIBC) -> (re, im)
 
 ``name`` is a NumPy ufunc name from ``UNARY`` or ``BINARY``. Helpers are declared in
-``builder.module``.
+``builder.module``. The formulas are target-independent; the ``library`` (a ``Library``)
+says what the real C functions are called and how the C99 complex functions are reached:
+``GLIBC`` here, libdevice for the NVPTX target (``backend/ptx/complexlib.py``).
 
 Where NumPy calls the C library, so does the generated code, which therefore gives NumPy's
 bits: ``exp sin cos tan arcsin arccos arctan sinh cosh tanh arcsinh arccosh arctanh log
@@ -60,13 +62,30 @@ _C99 = {"exp": "cexp", "log": "clog", "sqrt": "csqrt", "sin": "csin", "cos": "cc
 _LN2, _LOG2E, _LOG10E = math.log(2.0), 1.4426950408889634, 0.4342944819032518
 
 
-class _Real:
-    """Real arithmetic of one float type ``ty`` on ``builder``, and its C library calls."""
+class Library:
+    """Where the real and complex C functions come from: ``real(name, ty)`` is the symbol of
+    the real function ``name`` (``sin``) for float type ``ty``; ``complex(r, name, *zs)``
+    computes the C99 complex function ``name`` (``cexp``, ``cpow``; see ``_C99``) of the
+    (re, im) pairs ``zs`` with the real arithmetic ``r``; ``has(name)`` says whether it can."""
 
-    def __init__(self, b: ir.IRBuilder, ty: ir.Type):
+    def real(self, name: str, ty: ir.Type) -> str:
+        return name + ("f" if ty == F32 else "")
+
+    def has(self, name: str) -> bool:
+        return True
+
+    def complex(self, r: Real, name: str, *zs: tuple) -> tuple:
+        return _c99(r, name, *zs)
+
+
+class Real:
+    """Real arithmetic of one float type ``ty`` on ``builder``, and its C library calls
+    through ``library``."""
+
+    def __init__(self, b: ir.IRBuilder, ty: ir.Type, library: Library):
         if ty not in (F32, F64):
             raise TypeError(f"complex parts must be float or double, not {ty}")
-        self.b, self.ty, self.mod = b, ty, b.module
+        self.b, self.ty, self.mod, self.lib = b, ty, b.module, library
 
     def c(self, v: float) -> ir.Constant:
         return ir.Constant(self.ty, v)
@@ -78,10 +97,14 @@ class _Real:
         return self.b.call(fn, list(args))
 
     def libm(self, name: str, *args):
-        """The C library's real ``name`` (``namef`` for float)."""
-        cname = name + ("f" if self.ty == F32 else "")
+        """The library's real ``name`` (``namef`` for float in the C library)."""
+        cname = self.lib.real(name, self.ty)
         return self.b.call(_declare(self.mod, cname, self.ty, [self.ty] * len(args)),
                            list(args))
+
+    def c99(self, name: str, *zs: tuple) -> tuple:
+        """The library's C99 complex function ``name`` of the (re, im) pairs ``zs``."""
+        return self.lib.complex(self, name, *zs)
 
     def isnan(self, x):
         return self.b.fcmp_unordered("uno", x, x)
@@ -109,7 +132,7 @@ def _check_abi(m: ir.Module) -> None:
             hint="compile complex functions for an x86-64 Linux or macOS target")
 
 
-def _c99(r: _Real, name: str, *zs: tuple) -> tuple:
+def _c99(r: Real, name: str, *zs: tuple) -> tuple:
     """The C library's complex function ``name`` (``cexp``; ``cexpf`` for float) of the
     complex values ``zs`` ((re, im) pairs), called with the x86-64 System V convention:
     ``double complex`` as two doubles (returned as ``{double, double}``), ``float complex``
@@ -130,23 +153,23 @@ def _c99(r: _Real, name: str, *zs: tuple) -> tuple:
             b.extract_element(out, ir.Constant(ir.IntType(32), 1)))
 
 
-def _scaled(r: _Real, z: tuple, k: float) -> tuple:
+def _scaled(r: Real, z: tuple, k: float) -> tuple:
     return r.b.fmul(z[0], r.c(k)), r.b.fmul(z[1], r.c(k))
 
 
-def _exp2(r: _Real, re, im):
-    return _c99(r, "cexp", _scaled(r, (re, im), _LN2))
+def _exp2(r: Real, re, im):
+    return r.c99("cexp", _scaled(r, (re, im), _LN2))
 
 
-def _log2(r: _Real, re, im):
-    return _scaled(r, _c99(r, "clog", (re, im)), _LOG2E)
+def _log2(r: Real, re, im):
+    return _scaled(r, r.c99("clog", (re, im)), _LOG2E)
 
 
-def _log10(r: _Real, re, im):
-    return _scaled(r, _c99(r, "clog", (re, im)), _LOG10E)
+def _log10(r: Real, re, im):
+    return _scaled(r, r.c99("clog", (re, im)), _LOG10E)
 
 
-def _expm1(r: _Real, re, im):
+def _expm1(r: Real, re, im):
     b = r.b
     a = r.libm("sin", b.fdiv(im, r.c(2.0)))
     real = b.fsub(b.fmul(r.libm("expm1", re), r.libm("cos", im)),
@@ -154,18 +177,18 @@ def _expm1(r: _Real, re, im):
     return real, b.fmul(r.libm("exp", re), r.libm("sin", im))
 
 
-def _log1p(r: _Real, re, im):
+def _log1p(r: Real, re, im):
     x1 = r.b.fadd(re, r.c(1.0))
     return r.libm("log", r.libm("hypot", x1, im)), r.libm("atan2", im, x1)
 
 
-def _square(r: _Real, re, im):
+def _square(r: Real, re, im):
     b = r.b
     return (r.intrinsic("fma", re, re, b.fneg(b.fmul(im, im))),
             r.intrinsic("fma", re, im, b.fmul(im, re)))
 
 
-def _absolute(r: _Real, re, im):
+def _absolute(r: Real, re, im):
     b, inf = r.b, r.c(math.inf)
     re, im = r.intrinsic("fabs", re), r.intrinsic("fabs", im)
     re_inf, im_inf = b.fcmp_ordered("==", re, inf), b.fcmp_ordered("==", im, inf)
@@ -181,7 +204,7 @@ def _absolute(r: _Real, re, im):
     return b.fmul(r.intrinsic("sqrt", r.intrinsic("fma", ratio, ratio, r.c(1.0))), larger)
 
 
-def _reciprocal(r: _Real, re, im):
+def _reciprocal(r: Real, re, im):
     b = r.b
     t = b.fdiv(im, re)
     d = b.fadd(re, b.fmul(im, t))
@@ -192,7 +215,7 @@ def _reciprocal(r: _Real, re, im):
                     (b.fdiv(u, e), b.fdiv(r.c(-1.0), e)))
 
 
-def _sign(r: _Real, re, im):
+def _sign(r: Real, re, im):
     b = r.b
     mod = r.libm("hypot", re, im)
     one = lambda x: b.select(b.fcmp_ordered(">", x, r.c(0.0)), r.c(1.0), r.c(-1.0))  # noqa: E731
@@ -205,7 +228,7 @@ def _sign(r: _Real, re, im):
     return r.select(r.isnan(mod), nan, out)
 
 
-def _divide(r: _Real, a: tuple, d: tuple) -> tuple:
+def _divide(r: Real, a: tuple, d: tuple) -> tuple:
     """``a / d`` by Smith's method with NumPy's zero-divisor case (``loops.c.src``)."""
     b = r.b
     (ar, ai), (br, bi) = a, d
@@ -223,13 +246,13 @@ def _divide(r: _Real, a: tuple, d: tuple) -> tuple:
     return r.select(b.fcmp_ordered(">=", abr, abi), real_wins, imag_wins)
 
 
-def _cmul(r: _Real, a: tuple, c: tuple) -> tuple:
+def _cmul(r: Real, a: tuple, c: tuple) -> tuple:
     b = r.b
     return (b.fsub(b.fmul(a[0], c[0]), b.fmul(a[1], c[1])),
             b.fadd(b.fmul(a[0], c[1]), b.fmul(a[1], c[0])))
 
 
-def _integer_power(r: _Real, a: tuple, n) -> tuple:
+def _integer_power(r: Real, a: tuple, n) -> tuple:
     """``a ** n`` for an integer ``0 < |n| < 100`` (``n`` an i32), as ``npy_cpow``: ``n``
     of 1, 2, 3 unrolled, else squaring over the bits of ``|n|`` (seven, unrolled with
     selects), then ``1 / a**-n`` for ``n < 0``."""
@@ -249,7 +272,7 @@ def _integer_power(r: _Real, a: tuple, n) -> tuple:
     return r.select(b.icmp_signed("==", n, i32(1)), a, out)
 
 
-def _power_function(m: ir.Module, ty: ir.Type) -> ir.Function:
+def _power_function(m: ir.Module, ty: ir.Type, lib: Library) -> ir.Function:
     """``grafo.rt.cpow.<ty>(ar, ai, br, bi) -> {re, im}``: ``npy_cpow``'s special cases
     inline, else the C library's ``cpow``."""
     pair = ir.LiteralStructType([ty, ty])
@@ -258,7 +281,7 @@ def _power_function(m: ir.Module, ty: ir.Type) -> ir.Function:
         return fn
     entry, formula, library = (fn.append_basic_block(s) for s in ("entry", "formula", "libm"))
     b = ir.IRBuilder(entry)
-    r = _Real(b, ty)
+    r = Real(b, ty, lib)
     ar, ai, br, bi = fn.args
     zero = lambda x, y: b.and_(b.fcmp_ordered("==", x, r.c(0.0)),  # noqa: E731
                                b.fcmp_ordered("==", y, r.c(0.0)))
@@ -276,20 +299,19 @@ def _power_function(m: ir.Module, ty: ir.Type) -> ir.Function:
     out = r.select(w_zero, (r.c(1.0), r.c(0.0)), out)
     b.ret(b.insert_value(b.insert_value(ir.Constant(pair, ir.Undefined), out[0], 0), out[1], 1))
     b.position_at_end(library)
-    re, im = _c99(r, "cpow", (ar, ai), (br, bi))
+    re, im = r.c99("cpow", (ar, ai), (br, bi))
     b.ret(b.insert_value(b.insert_value(ir.Constant(pair, ir.Undefined), re, 0), im, 1))
     return fn
 
 
-def _power(r: _Real, a: tuple, w: tuple) -> tuple:
+def _power(r: Real, a: tuple, w: tuple) -> tuple:
     b = r.b
-    _check_abi(r.mod)
-    out = b.call(_power_function(r.mod, r.ty), [*a, *w])
+    out = b.call(_power_function(r.mod, r.ty, r.lib), [*a, *w])
     return b.extract_value(out, 0), b.extract_value(out, 1)
 
 
 def _libm_function(cname: str):
-    return lambda r, re, im: _c99(r, cname, (re, im))
+    return lambda r, re, im: r.c99(cname, (re, im))
 
 
 _UNARY = {name: _libm_function(cname) for name, cname in _C99.items()}
@@ -299,18 +321,27 @@ _BINARY = {"divide": _divide, "power": _power}
 
 UNARY = frozenset(_UNARY)
 BINARY = frozenset(_BINARY)
+GLIBC = Library()
+# The C99 complex function each ufunc calls, where it calls one.
+C_FUNCTION = {**_C99, "exp2": "cexp", "log2": "clog", "log10": "clog", "power": "cpow"}
 
 
-def unary(builder: ir.IRBuilder, name: str, re, im):
+def available(name: str, library: Library) -> bool:
+    """Whether ``library`` provides what NumPy's complex ufunc ``name`` needs."""
+    return name not in C_FUNCTION or library.has(C_FUNCTION[name])
+
+
+def unary(builder: ir.IRBuilder, name: str, re, im, library: Library = GLIBC):
     """NumPy's complex ufunc ``name`` (one of ``UNARY``) of ``re + i im`` (two values of one
     float type): ``(re, im)`` of the result, a single value of that type for ``absolute``.
     Raises KeyError for another name, a CompileError (NotImplementedError) for a C library
     function on a target other than x86-64 System V."""
-    return _UNARY[name](_Real(builder, re.type), re, im)
+    return _UNARY[name](Real(builder, re.type, library), re, im)
 
 
-def binary(builder: ir.IRBuilder, name: str, a: tuple, b: tuple) -> tuple:
+def binary(builder: ir.IRBuilder, name: str, a: tuple, b: tuple,
+           library: Library = GLIBC) -> tuple:
     """NumPy's complex ufunc ``name`` (one of ``BINARY``: ``power``, ``divide``) of the
     complex values ``a`` and ``b`` ((re, im) pairs of one float type): ``(re, im)``.
     Raises as ``unary``."""
-    return _BINARY[name](_Real(builder, a[0].type), a, b)
+    return _BINARY[name](Real(builder, a[0].type, library), a, b)

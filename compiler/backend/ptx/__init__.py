@@ -143,44 +143,37 @@ def compile_module(module, arch: str | None = None,
 
 class CudaBackend(Backend):
     """The pipeline's backend for a CudaTarget: ``prepare(tensor module)`` before lowering,
-    then ``codegen(loop module) -> PTXModule``. No loop-level passes after lowering
-    (``loop_pipeline``): each of the lowering's loops is a kernel."""
+    then ``codegen(loop module) -> PTXModule``. The only loop-level pass after lowering
+    (``loop_pipeline``) computes float16 in float32 as the CPU does; no loop fusion or
+    parallelization: each of the lowering's loops is a kernel."""
 
     name = "cuda"
-    loop_pipeline = ""
+    loop_pipeline = "arith-emulate-unsupported-floats"
 
     def __init__(self, target: CudaTarget = DEFAULT_TARGET):
         self.target = target
 
     def prepare(self, module):
         """The tensor-level rewrites of the CUDA target (``matmul.prepare``,
-        ``gpu_reduce.prepare``). Raises the CompileError ``errors.unsupported`` (for complex
-        also a NotImplementedError) at the first op with a float16 or complex value: the
-        kernels lack float16's NumPy semantics (float32 arithmetic, sums in NumPy's order),
-        and the CUDA runtime moves real dtypes only."""
-        _reject_float16(module)
-        _refuse_complex(module)
+        ``gpu_reduce.prepare``). Raises the CompileError ``errors.unsupported`` (also a
+        NotImplementedError) for a complex scalar argument, which the CUDA runtime passes as
+        a real number only."""
+        _refuse_complex_scalar_arguments(module)
         return GR.prepare(MM.prepare(module))
 
     def codegen(self, module) -> PTXModule:
         return compile_module(module, None, self.target)
 
 
-def _refuse_complex(module) -> None:
-    for op in module.walk():
-        if any(T.is_complex(v.type) for v in (*op.operands, *op.results)):
-            raise unsupported("complex numbers are not supported on the cuda target", op.loc,
-                              "compute with the real and imaginary parts as float arrays, "
-                              "or compile for the CPU")
-
-
-def _reject_float16(module) -> None:
-    for op in module.walk():
-        for v in (*op.operands, *op.results):
-            if T.element_type(v.type) == T.f16:
-                raise unsupported("float16 is not supported by the CUDA back end yet", op.loc,
-                                  "compute in float32 (x.astype(np.float32)) or compile for "
-                                  "the CPU")
+def _refuse_complex_scalar_arguments(module) -> None:
+    for f in module.functions():
+        for i, a in enumerate(f.body.args):
+            if isinstance(a.type, T.ComplexType):
+                name = a.name_hint or f"argument {i}"
+                raise unsupported(f"complex scalar argument '{name}' ({T.to_dtype(a.type)}) "
+                                  f"is not supported on the cuda target", f.loc,
+                                  "pass its real and imaginary parts as float scalars and "
+                                  "build it with complex(re, im) inside the function")
 
 
 __all__ = ["CudaBackend", "CudaTarget", "PTXModule", "compile_module"]

@@ -12,6 +12,11 @@ trailing axes (a row reduction ``np.sum(x, axis=-1)``, or a full reduction) into
   ``total - comp``; the compensation is kept when the running total is not finite, so an
   inf or NaN element gives NumPy's inf or NaN. Starting from +0.0, a sum of -0.0s is +0.0
   (NumPy 2.4's result on every layout);
+- float16 sums and products: in float32 over the extended elements, rounded to float16 once
+  (NumPy's ``HALF_add`` reduction accumulates in float; ``np.mean``'s float32 sum of float16
+  is not rounded);
+- complex sums: the real and imaginary parts as two compensated float sums in one loop
+  (NumPy adds the parts independently);
 - other kinds: the CPU lowering's monoid (``max``/``min`` propagate NaN; a zero max is +0.0
   and a zero min -0.0; integers wrap) from its identity; ``max``/``min`` of an empty extent
   raise NumPy's ValueError.
@@ -25,6 +30,8 @@ threads with consecutive threads at consecutive elements (``rows.py`` for row re
 from __future__ import annotations
 
 from ... import types as T
+from ...dialects import arith
+from ...dialects import complex as cx
 from ...dialects import np as npd
 from ...ir.opdef import InferredTypes, Op, Pure, TensorLevel, register_ops
 from ...lowering import scalar as S
@@ -71,17 +78,41 @@ def prepare(module):
     return module
 
 
-def _kahan(em, t, n, element):
-    """``sum(element(i) for i < n)``, compensated (see the module docstring)."""
+def _kahan(em, t, n, *elements):
+    """``[sum(element(i) for i < n) for element in elements]``, compensated (see the module
+    docstring), all in one loop."""
     zero = em.const(0.0, T.lowered(t))
 
-    def step(i, total, comp):
-        y = S.subtract(em, t, element(i), comp)
-        nxt = S.add(em, t, total, y)
-        c = S.subtract(em, t, S.subtract(em, t, nxt, total), y)
-        return [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]
-    total, comp = em.loop(n, step, [zero, zero])
-    return S.subtract(em, t, total, comp)
+    def step(i, *accs):
+        out = []
+        for element, total, comp in zip(elements, accs[::2], accs[1::2], strict=True):
+            y = S.subtract(em, t, element(i), comp)
+            nxt = S.add(em, t, total, y)
+            c = S.subtract(em, t, S.subtract(em, t, nxt, total), y)
+            out += [nxt, em.select(S.isfinite(em, t, nxt), c, comp)]
+        return out
+    accs = em.loop(n, step, [zero, zero] * len(elements))
+    return [S.subtract(em, t, total, comp) for total, comp in zip(accs[::2], accs[1::2],
+                                                                   strict=True)]
+
+
+def _point(em, kind, t, x_el, n, element):
+    """The reduction ``kind`` of ``element(i)`` for ``i < n`` (elements of type ``x_el``)
+    into type ``t`` (see the module docstring)."""
+    if x_el == T.f16 and kind in ("sum", "prod"):
+        wide = lambda i: em.cast(arith.ExtFOp, element(i), T.f32)  # noqa: E731
+        v = _point(em, kind, T.f32, T.f32, n, wide)
+        return em.cast(arith.TruncFOp, v, T.f16) if t == T.f16 else v
+    if kind == "sum" and T.is_complex(t):
+        part = T.real_type(t)
+        re, im = _kahan(em, part, n, *(lambda i, cls=cls: em.op(cls, element(i))
+                                       for cls in (cx.ReOp, cx.ImOp)))
+        return em.op(cx.CreateOp, re, im)
+    if kind == "sum" and T.is_float(t):
+        return _kahan(em, t, n, element)[0]
+    combine, ident = monoid(em, kind, t)
+    (acc,) = em.loop(n, lambda i, acc: [combine(acc, element(i))], [ident])
+    return acc
 
 
 @rule(GpuReduceOp)
@@ -107,11 +138,7 @@ def lower_gpu_reduce(lw: Lowerer, op):
                 ridx.insert(0, em.mod(i, d))
                 i = em.floordiv(i, d)
             return pre(x.load(kidx + (i, *ridx)))
-        if kind == "sum" and T.is_float(t):
-            return _kahan(em, t, n, element)
-        combine, ident = monoid(em, kind, t)
-        (acc,) = em.loop(n, lambda i, acc: [combine(acc, element(i))], [ident])
-        return acc
+        return _point(em, kind, t, x.element, n, element)
 
     out_shape = npd.reduced_shape(tuple(x.shape), axes, keep)
     if not kept_shape:

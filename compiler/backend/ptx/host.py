@@ -21,7 +21,7 @@ from ...interpreter import Interpreter, storage_dtype
 from . import matmul as MM
 from . import reduce as R
 from . import rows as RW
-from .kernels import check_ids
+from .kernels import SERIAL_SLOT, check_ids
 
 THREADS = 256
 MAX_REDUCE_BLOCKS = 1024
@@ -32,7 +32,7 @@ def _trip(lb: int, ub: int, step: int) -> int:
 
 
 def _host_scalar(t: T.Type, x):
-    if isinstance(t, T.FloatType):
+    if isinstance(t, (T.FloatType, T.ComplexType)):
         return storage_dtype(t).type(x)
     return int(x)
 
@@ -144,6 +144,9 @@ class HostProgram:
             x = env[v]
             if isinstance(v.type, T.MemRefType):
                 out.append(x)
+            elif isinstance(v.type, T.ComplexType):   # as two float parameters (``kernels.py``)
+                part = storage_dtype(T.lowered(v.type).element).type
+                out += [part(x.real), part(x.imag)]
             else:
                 out.append((storage_dtype(v.type if v.type != T.i1 else T.i8).type(x)))
         return out
@@ -169,7 +172,7 @@ class HostProgram:
                 self.rt.launch(fn, blocks, threads, params, self.status)
             return []
         if k.kind == "serial":
-            raw = self._run_with_out(fn, 1, 1, params, len(k.outputs))
+            raw = self._run_with_out(fn, 1, 1, params, len(k.outputs), SERIAL_SLOT)
             self._check(k)
             return [self._decode(raw[i], v.type) for i, v in enumerate(k.outputs)]
         lb, ub, step = (env[v] for v in op.operands[:3])
@@ -196,11 +199,12 @@ class HostProgram:
             self.rt.launch(fn, grid, block, params, self.status)
         self._check(k)
 
-    def _run_with_out(self, fn, blocks, threads, params, slots) -> np.ndarray:
-        out = self.rt.zeros(8 * slots)
+    def _run_with_out(self, fn, blocks, threads, params, slots, width=8) -> np.ndarray:
+        """The ``out`` block of a launch: ``slots`` rows of ``width`` bytes."""
+        out = self.rt.zeros(width * slots)
         try:
             self.rt.launch(fn, blocks, threads, params, self.status, out)
-            return out.read().view(np.uint8).reshape(slots, 8)
+            return out.read().view(np.uint8).reshape(slots, width)
         finally:
             out.free()
 

@@ -1,8 +1,9 @@
 """Kernel code generation: loop-level regions -> NVPTX functions marked ``kernel``.
 
-The scalar, ``scf`` and ``memref.load``/``store`` rules of the CPU back end are reused
-(``backend/llvm/rules``) through ``KernelEmitter``; ``OVERRIDES`` replaces the rules that need
-the C library (math functions become libdevice's ``__nv_*``) or the heap. Kernel kinds:
+The scalar, ``scf``, ``complex`` and ``memref.load``/``store`` rules of the CPU back end are
+reused (``backend/llvm/rules``) through ``KernelEmitter``; ``OVERRIDES`` replaces the rules
+that need the C library (math functions become libdevice's ``__nv_*``, complex functions
+``complexlib.py``'s) or the heap. Kernel kinds:
 
 - ``parallel``: a nest of independent loops becomes one grid-stride loop over the flattened
   iteration space (``linear = ctaid.x * ntid.x + tid.x``, step ``nctaid.x * ntid.x``).
@@ -14,10 +15,11 @@ the C library (math functions become libdevice's ``__nv_*``) or the heap. Kernel
 - ``rows``: a parallel nest around one reduction loop per iteration (a row reduction): a
   group of threads per row (``rows.py``).
 - ``serial``: one thread runs an op that touches memory but has no parallel structure; its
-  scalar results go to ``out``.
+  scalar results go to ``out``, in ``SERIAL_SLOT``-byte slots (wide enough for a complex128).
 
 Parameters: a memref is ``(ptr addrspace(1) aligned, i64 offset, i64 sizes[r], i64
-strides[r])``, a scalar its storage type; then ``ptr addrspace(1) status`` (the C ABI's status
+strides[r])``, a complex scalar its two parts (``float`` or ``double``: no aggregate
+parameters), another scalar its storage type; then ``ptr addrspace(1) status`` (the C ABI's status
 block: the first failing ``grafo.check`` claims it with a compare-and-swap) and, for
 ``reduce``/``serial``, ``ptr addrspace(1) out``.
 """
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 from llvmlite import ir
 
 from ... import types as T
+from ...dialects import complex as cx
 from ...dialects import func, grafo, lapack, math, memref
 from ...dialects.builtin import ModuleOp
 from ...errors import unsupported
@@ -36,11 +39,14 @@ from ..llvm.descriptor import MemRef
 from ..llvm.emitter import Emitter, ModuleEmitter
 from ..llvm.errors import check_ops
 from ..llvm.rules import RULES
+from ..llvm.rules.complex import make as make_complex
 from ..llvm.types import I1, I8, I32, I64, PTR, STATUS, scalar, storage
+from . import complexlib as CL
 from . import reduce as R
 from .target import TRIPLE, target_machine
 
 GLOBAL = ir.PointerType(addrspace=1)
+SERIAL_SLOT = 16   # bytes per result of a serial kernel
 SREG = "llvm.nvvm.read.ptx.sreg."
 
 
@@ -137,6 +143,9 @@ OVERRIDES = {cls: _libdevice(c) for cls, c in
               math.Atan2Op: "atan2"}.items()}
 OVERRIDES[grafo.LibmOp] = lambda fe, op: _libdevice(op.attr("callee"))(fe, op)
 OVERRIDES[memref.AllocOp] = _unsupported("a buffer allocation (memref.alloc)")
+OVERRIDES[grafo.CMathOp] = CL.lower_cmath
+OVERRIDES[cx.AbsOp] = CL.lower_abs
+OVERRIDES[cx.AngleOp] = CL.lower_angle
 OVERRIDES[memref.DeallocOp] = _unsupported(memref.DeallocOp.name)
 OVERRIDES[grafo.PrintOp] = _unsupported("print")
 OVERRIDES[func.CallOp] = _unsupported("a function call")
@@ -155,6 +164,8 @@ class KernelEmitter(Emitter):
         for v in kernel.params:
             if isinstance(v.type, T.MemRefType):
                 types += [GLOBAL, I64] + [I64] * (2 * v.type.rank)
+            elif isinstance(v.type, T.ComplexType):
+                types += list(storage(v.type).elements)
             else:
                 types.append(storage(v.type))
         types += [GLOBAL] + ([GLOBAL] if with_out else [])
@@ -163,6 +174,8 @@ class KernelEmitter(Emitter):
         for v in kernel.params:
             if isinstance(v.type, T.MemRefType):
                 self.values[v] = self._memref(v.type, args)
+            elif isinstance(v.type, T.ComplexType):
+                self.values[v] = make_complex(self.b, next(args), next(args))
             else:
                 p = next(args)
                 self.values[v] = self.b.icmp_unsigned("!=", p, ir.Constant(I8, 0)) \
@@ -306,14 +319,16 @@ def emit_parallel(mod: PTXModuleEmitter, k: Kernel, loops: list, constants: list
 
 
 def emit_serial(mod: PTXModuleEmitter, k: Kernel, constants: list) -> None:
-    """One thread runs ``k.op``; its scalar results go to ``out`` (8-byte slots)."""
+    """One thread runs ``k.op``; its scalar results go to ``out`` (``SERIAL_SLOT``-byte
+    slots)."""
     ke = KernelEmitter(mod, k, with_out=True)
     ke.emit_constants(constants)
     ke.emit_op(k.op)
     for i, v in enumerate(k.outputs):
         x = ke.values[v]
         x = ke.b.zext(x, I8) if x.type == I1 else x
-        ke.b.store(x, ke.b.gep(ke.out, [ir.Constant(I64, 8 * i)], source_etype=I8))
+        ke.b.store(x, ke.b.gep(ke.out, [ir.Constant(I64, SERIAL_SLOT * i)],
+                                   source_etype=I8))
     ke.finish()
 
 
@@ -341,5 +356,5 @@ def emit_reduce(mod: PTXModuleEmitter, k: Kernel, groups: list, constants: list)
     ke.finish()
 
 
-__all__ = ["GLOBAL", "Kernel", "KernelEmitter", "PTXModuleEmitter", "STATUS", "check_ids",
-           "emit_parallel", "emit_reduce", "emit_serial", "flat_nest"]
+__all__ = ["GLOBAL", "SERIAL_SLOT", "STATUS", "Kernel", "KernelEmitter", "PTXModuleEmitter",
+           "check_ids", "emit_parallel", "emit_reduce", "emit_serial", "flat_nest"]

@@ -6,7 +6,8 @@ with the thread-to-iteration mapping of the PTX the emitters write:
 
 - parameters are read as ``KernelEmitter`` declares them: a memref as ``(pointer, offset,
   sizes, strides)`` (an identity-layout memref ignores offset and strides; static sizes are
-  the type's), a scalar in its storage type (``i1`` as ``i8``), then ``status`` and, for
+  the type's), a complex scalar as its two parts, another scalar in its storage type (``i1``
+  as ``i8``), then ``status`` and, for
   ``reduce`` and ``serial``, ``out``;
 - ``parallel`` (``kernels.emit_parallel``): thread ``ctaid.x * ntid.x + tid.x`` runs the
   flattened iterations ``linear, linear + nctaid.x * ntid.x, ...`` (row-major over the nest);
@@ -20,7 +21,8 @@ with the thread-to-iteration mapping of the PTX the emitters write:
 - ``matmul`` (``matmul.py``): thread ``(tid.x, tid.y)`` of block ``(ctaid.x, ctaid.y)``
   computes ``C[z..., ctaid.y * TILE + tid.y, ctaid.x * TILE + tid.x]`` for batch ``z =
   ctaid.z, ... step nctaid.z`` when inside ``C``, by the loop nest's cell;
-- ``serial``: every launched thread runs the op and writes its scalar results to ``out``.
+- ``serial``: every launched thread runs the op and writes its scalar results to ``out``
+  (``kernels.SERIAL_SLOT``-byte slots).
 
 A failing ``grafo.check`` writes the status block as the PTX does (the first failure's code,
 its params widened to i64) and ends its thread. Warp shuffles, shared memory and barriers are
@@ -45,6 +47,7 @@ from ...dialects.grafo import CheckOp
 from ...dialects.scf import ForOp
 from ...interpreter import Buffer, Interpreter, UndefinedBehavior, signed, storage_dtype
 from . import reduce as R
+from .kernels import SERIAL_SLOT
 from .matmul import TILE
 from .partition import MEMORY, free_values
 
@@ -102,6 +105,8 @@ def param_types(k) -> list:
     for v in k.params:
         if isinstance(v.type, T.MemRefType):
             out += [ctypes.c_uint64] + [ctypes.c_int64] * (1 + 2 * v.type.rank)
+        elif isinstance(v.type, T.ComplexType):
+            out += [np.ctypeslib.as_ctypes_type(_storage(T.lowered(v.type).element))] * 2
         else:
             out.append(np.ctypeslib.as_ctypes_type(_storage(v.type)))
     return out + [ctypes.c_uint64] * (2 if k.kind in ("reduce", "serial") else 1)
@@ -182,6 +187,10 @@ class KernelSemantics:
         env, it = {}, iter(args)
         for v in self.k.params:
             t = v.type
+            if isinstance(t, T.ComplexType):
+                re, im = next(it), next(it)
+                env[v] = _storage(t).type(complex(re, im))
+                continue
             if not isinstance(t, T.MemRefType):
                 env[v] = _to_interp(t, next(it))
                 continue
@@ -346,7 +355,7 @@ class KernelSemantics:
             except _ThreadExit:
                 continue
             for i, v in enumerate(self.k.outputs):
-                _store(memory, out + 8 * i, v.type, env[v])
+                _store(memory, out + SERIAL_SLOT * i, v.type, env[v])
 
 
 def _free(op, env) -> list:

@@ -1,0 +1,340 @@
+"""complex64/complex128 and float16 on the cuda target without a GPU: kernels assembled by
+ptxas, results on the simulated driver against NumPy (``compiler/backend/ptx/simulate.py``
+runs each kernel's loop-level IR), the libdevice complex functions (``ptx/complexlib.py``)
+JIT-compiled for this CPU with its C library's real functions against NumPy, and the clean
+errors for what the cuda target does not run."""
+
+import ctypes
+import functools
+import itertools
+
+import llvmlite.binding as llvm
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from llvmlite import ir
+
+import compiler
+from compiler.backend.llvm import complexmath
+from compiler.backend.llvm.target import new_host_target_machine, optimize, triple
+from compiler.backend.ptx import complexlib
+from compiler.backend.ptx.target import assemble, ptxas_path
+from runtime.cuda import driver
+
+rng = np.random.default_rng(18)
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e30, -3e-39, np.inf, -np.inf, np.nan]
+
+
+@pytest.fixture
+def sim():
+    driver.select("simulator")
+    yield driver.simulator()
+    driver.select(None)
+
+
+def grid(dtype) -> np.ndarray:
+    """Every pair of special parts, then random values."""
+    z = [complex(x, y) for x, y in itertools.product(SPECIAL, SPECIAL)]
+    z += list(rng.standard_normal(40) * 3 + 1j * rng.standard_normal(40) * 3)
+    with np.errstate(over="ignore"):
+        return np.array(z, dtype)
+
+
+def arithmetic(a, b):
+    return a + b, a - b, a * b, a / b, -a
+
+
+def parts(a):
+    return np.real(a), np.imag(a), np.conj(a), a.real * 2.0 + a.imag
+
+
+def compare(a, b):
+    return a == b, a != b
+
+
+def magnitude(a):
+    return np.abs(a)
+
+
+def functions(a):
+    return np.exp(a), np.log(a), np.sqrt(a)
+
+
+def power(a, b):
+    return a ** b
+
+
+def total(a):
+    return np.sum(a)
+
+
+def average(a):
+    return np.mean(a)
+
+
+def row_sums(a):
+    return a.sum(axis=1)
+
+
+def half_ops(x, y):
+    return x * y + x, x / y, np.exp(x), np.sqrt(x), x > y
+
+
+SIGS = {np.complex64: "c64", np.complex128: "c128", np.float16: "f16"}
+COMPLEX = [np.complex64, np.complex128]
+
+
+def sig(dtype, n=1, dims="?"):
+    return ", ".join([f"{SIGS[dtype]}[{dims}]"] * n)
+
+
+def check(got, want, rtol, atol=0.0):
+    """Same types, dtypes, shapes; values NaN-equal and inf-equal per part, finite parts
+    within ``rtol`` of the element's larger finite part plus ``atol`` (rtol 0: equal, signs of zeros
+    included)."""
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want, strict=True):
+            check(g, w, rtol, atol)
+        return
+    g, w = np.asarray(got), np.asarray(want)
+    assert type(got) is type(want) or isinstance(want, np.ndarray), (type(got), type(want))
+    assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, w.dtype, g.shape, w.shape)
+    finite_parts = [np.where(np.isfinite(p), np.abs(p), 0).astype(float)
+                    for p in ((w.real, w.imag) if w.dtype.kind == "c" else (w,))]
+    scale = np.maximum.reduce(finite_parts)   # the larger finite part
+    for gp, wp in ((g.real, w.real), (g.imag, w.imag)) if w.dtype.kind == "c" else ((g, w),):
+        if not rtol and not atol:
+            np.testing.assert_array_equal(gp, wp)
+            assert (np.signbit(gp) == np.signbit(wp)).all()
+            continue
+        gp, wp = gp.astype(float), wp.astype(float)
+        assert (np.isnan(gp) == np.isnan(wp)).all() and (gp[np.isinf(wp)] == wp[np.isinf(wp)]).all()
+        finite = np.isfinite(wp)
+        err = np.abs(gp[finite] - wp[finite])
+        assert (err <= rtol * scale[finite] + atol).all(), (gp[finite], wp[finite])
+
+
+# -- ptxas ------------------------------------------------------------------------------------
+ASSEMBLED = [(arithmetic, 2), (parts, 1), (compare, 2), (magnitude, 1), (functions, 1),
+             (power, 2), (total, 1), (average, 1)]
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
+@pytest.mark.parametrize("fn,n", ASSEMBLED, ids=[f.__name__ for f, _ in ASSEMBLED])
+def test_ptxas_assembles_complex_kernels(fn, n, dtype):
+    if ptxas_path() is None:
+        pytest.skip("ptxas not found (scripts/install-test-deps.sh installs it)")
+    ptx = compiler.compile(fn, sig(dtype, n), target="cuda").ptx
+    assert ".extern .func" not in ptx   # no C library calls left
+    assemble(ptx, "sm_80")
+
+
+@pytest.mark.parametrize("fn,s", [(half_ops, "f16[?], f16[?]"), (total, "f16[?]"),
+                                  (average, "f16[?]"), (row_sums, "f16[?,?]")])
+def test_ptxas_assembles_float16_kernels(fn, s):
+    if ptxas_path() is None:
+        pytest.skip("ptxas not found (scripts/install-test-deps.sh installs it)")
+    assemble(compiler.compile(fn, s, target="cuda").ptx, "sm_80")
+
+
+# -- simulated driver ---------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
+def test_complex_elementwise_matches_numpy(sim, dtype):
+    a = grid(dtype)
+    b = np.roll(a, 7)
+    ulp = np.finfo(a.real.dtype).eps
+    with np.errstate(all="ignore"):
+        # products and quotients within 4 ULP of the magnitude: NumPy's SIMD loops fuse
+        # multiply-adds, the simulator's interpreter rounds each operation
+        for fn, args, rtol in [(arithmetic, (a, b), 8 * ulp), (parts, (a,), 0),
+                               (compare, (a, b), 0), (magnitude, (a,), 4 * ulp)]:
+            cf = compiler.compile(fn, sig(dtype, len(args)), target="cuda")
+            check(cf(*args), fn(*args), rtol)
+            views = [x[::-2] for x in args]   # negative strides
+            check(cf(*views), fn(*views), rtol)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
+def test_complex_reductions_match_numpy(sim, dtype):
+    a = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)).astype(dtype)
+    eps = np.finfo(a.real.dtype).eps
+    for fn in (total, average):
+        cf = compiler.compile(fn, sig(dtype), target="cuda")
+        for x in (a, a[::-3]):   # pairwise (NumPy) and compensated (here) sums
+            check(cf(x), fn(x), 0, 8 * eps * np.abs(x).sum() / (len(x) if fn is average else 1))
+        with np.errstate(all="ignore"):
+            check(cf(a[:0]), fn(a[:0]), 0)
+        special = a[:50].copy()
+        special[[3, 9]] = [complex(np.inf, 1), complex(1, np.nan)]
+        check(cf(special), fn(special), 0)   # inf real part, NaN imaginary part
+    m = a.reshape(30, 100)
+    check(compiler.compile(row_sums, sig(dtype, dims="?,?"), target="cuda")(m), row_sums(m),
+          0, 8 * eps * np.abs(m).sum(axis=1).max())
+
+
+def test_float16_matches_numpy_bit_for_bit(sim):
+    x = np.array([0.0, -0.0, 1.0, -2.5, 65504.0, 6e-8, np.inf, -np.inf, np.nan, 0.1, 3.0],
+                 np.float16)
+    y = np.roll(x, 3)
+    with np.errstate(all="ignore"):
+        got = compiler.compile(half_ops, "f16[?], f16[?]", target="cuda")(x, y)
+        want = half_ops(x, y)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g.view(np.uint8), w.view(np.uint8))
+
+
+def test_float16_sums_follow_numpy(sim):
+    h = rng.random(3000).astype(np.float16)
+    for fn, s, a in [(total, "f16[?]", h), (average, "f16[?]", h),
+                     (row_sums, "f16[?,?]", h.reshape(30, 100)), (total, "f16[?]", h[:0])]:
+        got, want = compiler.compile(fn, s, target="cuda")(a), fn(a)
+        assert np.asarray(got).dtype == np.float16 == np.asarray(want).dtype
+        np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float), rtol=1e-3)
+
+
+# parts that cannot overflow a product (NumPy's fused multiply-add would not), or special
+PART = st.one_of(st.floats(-1e150, 1e150), st.sampled_from([np.inf, -np.inf, np.nan, -0.0]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(PART, PART), min_size=0, max_size=12))
+def test_complex_arithmetic_hypothesis(values):
+    driver.select("simulator")
+    try:
+        a = np.array([complex(x, y) for x, y in values], np.complex128)
+        b = a[::-1].copy()
+        with np.errstate(all="ignore"):
+            check(_arithmetic_c128()(a, b), arithmetic(a, b), 1e-15)
+    finally:
+        driver.select(None)
+
+
+@functools.cache
+def _arithmetic_c128():
+    return compiler.compile(arithmetic, "c128[?], c128[?]", target="cuda")
+
+
+# -- the libdevice complex functions, on this CPU -------------------------------------------------
+class HostReals(complexlib.Libdevice):
+    """``complexlib``'s complex functions with this CPU's C library as the real functions."""
+
+    def real(self, name, ty):
+        return complexmath.Library.real(self, name, ty)
+
+
+@functools.cache
+def host_kernel(name: str, ty: ir.Type):
+    """``f(a, b, out, n)``: ``name`` of ``n`` interleaved complex values, JIT-compiled."""
+    i64, ptr = ir.IntType(64), ir.PointerType()
+    m = ir.Module(name=f"complexlib_{name}")
+    m.triple = triple()
+    fn = ir.Function(m, ir.FunctionType(ir.VoidType(), [ptr, ptr, ptr, i64]), "kernel")
+    a, bp, out, n = fn.args
+    entry, loop, done = (fn.append_basic_block(s) for s in ("entry", "loop", "done"))
+    b = ir.IRBuilder(entry)
+    b.cbranch(b.icmp_signed(">", n, ir.Constant(i64, 0)), loop, done)
+    b.position_at_end(loop)
+    i = b.phi(i64)
+    i.add_incoming(ir.Constant(i64, 0), entry)
+
+    def at(p, k):
+        return b.gep(p, [b.add(b.mul(i, ir.Constant(i64, 2)), ir.Constant(i64, k))],
+                     source_etype=ty)
+    z = (b.load(at(a, 0), typ=ty), b.load(at(a, 1), typ=ty))
+    w = (b.load(at(bp, 0), typ=ty), b.load(at(bp, 1), typ=ty))
+    if name in complexmath.BINARY:
+        res = complexmath.binary(b, name, z, w, HostReals())
+    else:
+        res = complexmath.unary(b, name, *z, HostReals())
+    for k, v in enumerate(res):
+        b.store(v, at(out, k))
+    nxt = b.add(i, ir.Constant(i64, 1))
+    i.add_incoming(nxt, loop)
+    b.cbranch(b.icmp_signed("<", nxt, n), loop, done)
+    b.position_at_end(done)
+    b.ret_void()
+    ref = llvm.parse_assembly(str(m))
+    ref.verify()
+    tm = new_host_target_machine()
+    ref.data_layout = str(tm.target_data)
+    optimize(ref, tm)
+    engine = llvm.create_mcjit_compiler(ref, tm)
+    engine.finalize_object()
+    cfn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * 3, ctypes.c_int64)(
+        engine.get_function_address("kernel"))
+    cfn.engine = engine
+    return cfn
+
+
+def run_host(name, a, b):
+    ty = ir.FloatType() if a.dtype == np.complex64 else ir.DoubleType()
+    out = np.empty_like(a)
+    host_kernel(name, ty)(a.ctypes.data, b.ctypes.data, out.ctypes.data, len(a))
+    return out
+
+
+# Relative error bound per part (of the larger part's magnitude): glibc computes these with
+# extra care near |z| = 1 and for huge arguments; the formulas are a few ULP apart.
+REL = {np.complex64: 4e-6, np.complex128: 1e-14}
+LIB_UFUNCS = ["exp", "log", "sqrt", "exp2", "log2", "log10", "power"]
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
+@pytest.mark.parametrize("name", LIB_UFUNCS)
+def test_libdevice_complex_functions_match_numpy(name, dtype):
+    a = grid(dtype)
+    b = a
+    if name == "power":   # finite bases, exponents of modulus about 1: finite results
+        a = a[np.isfinite(a) & (np.abs(a) < 1e3)]
+        b = (rng.standard_normal(len(a)) + 1j * rng.standard_normal(len(a))).astype(dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(a, b) if name == "power" else getattr(np, name)(a)
+        got = run_host(name, np.ascontiguousarray(a), np.ascontiguousarray(b))
+    scale = np.maximum(np.abs(want.real), np.abs(want.imag))
+    for g, w in ((got.real, want.real), (got.imag, want.imag)):
+        assert (np.isnan(g) == np.isnan(w)).all(), (a[np.isnan(g) != np.isnan(w)], name)
+        inf = np.isinf(w)
+        assert (g[inf] == w[inf]).all(), (a[inf][g[inf] != w[inf]], name)
+        ok = np.isnan(w) | inf | (np.abs(g - w) <= REL[dtype] * scale) | (g == w)
+        assert ok.all(), (name, a[~ok][:4], g[~ok][:4], w[~ok][:4])
+    zeros = (want.real == 0) & np.isfinite(want.imag)
+    assert (np.signbit(got.real[zeros]) == np.signbit(want.real[zeros])).all() or \
+        name in ("exp", "exp2", "power")
+
+
+# -- clean errors -------------------------------------------------------------------------------
+def sine(a):
+    return np.sin(a)
+
+
+def scaled(a, z):
+    return a * z
+
+
+def test_unsupported_complex_function_names_the_ufunc():
+    with pytest.raises(compiler.CompileError, match="np.sin of complex numbers is not "
+                                                    "supported on the cuda target") as info:
+        compiler.compile(sine, "c64[?]", target="cuda")
+    assert isinstance(info.value, NotImplementedError)
+    assert "test_cuda_complex.py" in str(info.value)
+
+
+def test_complex_scalar_argument_is_refused_cleanly():
+    with pytest.raises(compiler.CompileError, match="complex scalar argument 'z' "
+                                                    r"\(complex128\)"):
+        compiler.compile(scaled, "c128[?], c128", target="cuda")
+
+
+def from_parts(a, re, im):
+    return a * complex(re, im)
+
+
+def test_complex_scalar_built_from_float_arguments_runs(sim):
+    """The refusal's hint: the complex scalar reaches the kernel as two float parameters."""
+    a = grid(np.complex128)
+    with np.errstate(all="ignore"):
+        check(compiler.compile(from_parts, "c128[?], f64, f64", target="cuda")(a, 2.0, -1.5),
+              from_parts(a, 2.0, -1.5), 4 * np.finfo(np.float64).eps)
