@@ -5,9 +5,10 @@ product of two vectors into ``np.blas_matmul``, whose lowering (``matmul.py``) c
 (``blas.gemm`` / ``blas.gemv`` ops) for products of at least ``GEMM_MIN_FLOPS`` multiply-adds
 (``GEMV_MIN_ELEMENTS`` matrix elements for a matrix times a vector) and keeps the generated
 kernel below that, choosing at run time where the sizes are dynamic. The CUDA backend does not
-rewrite them: its products stay generated code. Both thresholds were measured on an AMD EPYC
-(Zen 3, 2 cores) against NumPy's OpenBLAS (docs/benchmarks.md): under them the generated
-code, which has no call and no set-up, is faster.
+rewrite them: its products stay generated code. The thresholds come from timing square
+products on an AMD EPYC (Zen 3, 2 cores) against NumPy's OpenBLAS (Haswell kernel): at n = 32
+and 48 the generated code, which has no call and no set-up, was faster (about 4 against 6 us at
+32), from n = 64 the library (docs/benchmarks.md).
 
 Operands are passed where they lie (Numba's and NumPy's own ``is_blasable`` rule): a matrix
 whose rows or columns are contiguous with a leading dimension at least their length (a
