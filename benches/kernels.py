@@ -31,6 +31,18 @@ def matmul(a, b):
     return a @ b
 
 
+def matmul_transposed(a, b):
+    return a.T @ b
+
+
+def matmul_chain(alpha, a, b, c, beta, d):
+    return alpha * a @ b @ c + beta * d
+
+
+def normal_equations(a, x):
+    return a.T @ (a @ x)
+
+
 def solve(a, b):
     return np.linalg.solve(a, b)
 

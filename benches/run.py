@@ -1,10 +1,13 @@
 """grafo against NumPy, Numba and (when importable) JAX and TensorFlow on the same inputs.
 
-    python benches/run.py [--threads 2,1] [--quick] [--out DIR]
+    python benches/run.py [--threads 2,1] [--quick] [--only WORD,...] [--out DIR]
 
 Cases (``benches/kernels.py``): ``x ** 100`` (1000 calls), dispatch overhead (identity on a
 3-element array), fused ``a*b + c*d - e`` and MSE on 10^7 float32, softmax (2000 x 500
-float32), matmul 64/256/1024 float32, a 2-D stencil (2000 x 2000 float32), explicit loops (a
+float32), matmul float32 and float64 at 64/256/1024/2048, a tall-skinny, a transposed and a
+batched product, gemv at 256/1024/2048, the chains ``1.5*A@B@C - 0.5*D`` and ``A.T @ (A @ x)``
+(float64; grafo calls NumPy's BLAS for these, ``compiler/lowering/blas.py``), a 2-D stencil
+(2000 x 2000 float32), explicit loops (a
 dot-product loop over 10^6 float64, a 200 x 100 Mandelbrot, a triad loop writing into an
 argument, ``a[i] = b[i] + s * c[i]`` on 10^7 float64), a 50-term polynomial in three 3-D
 float64 arrays (one broadcast) on 4,096 and 10^6 elements (Numba runs the hand-written loop
@@ -198,10 +201,31 @@ def _cases(np, quick: bool):
         ("Mandelbrot 200x100, 200 iters", "mandelbrot",
          (np.int64(200), np.int64(100), np.int64(200)), 5, 1, None, None, loops),
     ]
-    for m in (64, 256, 1024):
-        a, b = f32(m, m), f32(m, m)
-        cases.append((f"matmul {m}x{m} f32", "matmul", (a, b), 15 if m == 1024 else 20,
-                      max(1, 10**6 // m**2), None, 2 * m**3, arrays))
+    for dt in ("f32", "f64"):   # products of n >= 48 (48^3 multiply-adds) call NumPy's BLAS
+        for m in (64, 256, 1024, 2048):
+            a, b = (f32(m, m) if dt == "f32" else rng.random((m, m)) for _ in range(2))
+            cases.append((f"matmul {m}x{m} {dt}", "matmul", (a, b), 5 if m >= 1024 else 20,
+                          max(1, 10**6 // m**2), None, 2 * m**3, arrays))
+    tall, skinny = rng.random((20000, 64)), rng.random((64, 64))
+    cases.append(("matmul tall-skinny 20000x64 by 64x64, f64", "matmul", (tall, skinny), 10, 1,
+                  None, 2 * 20000 * 64 * 64, ("numpy", "grafo")))
+    at, bt = rng.random((1024, 1024)), rng.random((1024, 1024))
+    cases.append(("matmul a.T @ b 1024x1024, f64", "matmul_transposed", (at, bt), 5, 1, None,
+                  2 * 1024**3, ("numpy", "grafo")))
+    ba, bb = rng.random((64, 128, 128)), rng.random((64, 128, 128))
+    cases.append(("batched matmul 64 of 128x128, f64", "matmul", (ba, bb), 10, 1, None,
+                  2 * 64 * 128**3, ("numpy", "grafo")))
+    for m in (256, 1024, 2048):
+        a, x = rng.random((m, m)), rng.random(m)
+        cases.append((f"gemv {m}x{m} by a vector, f64", "matmul", (a, x), 20,
+                      max(1, 10**6 // m**2), None, 2 * m**2, ("numpy", "grafo")))
+    c = [rng.random((512, 512)) for _ in range(4)]
+    cases.append(("chain 1.5*A@B@C - 0.5*D 512 f64", "matmul_chain",
+                  (1.5, c[0], c[1], c[2], -0.5, c[3]), 10, 1, None, 4 * 512**3,
+                  ("numpy", "grafo")))
+    cases.append(("A.T @ (A @ x) 2048 f64", "normal_equations",
+                  (rng.random((2048, 2048)), rng.random(2048)), 20, 1, None, 4 * 2048**2,
+                  ("numpy", "grafo")))
     for shape in ((16, 16, 16), (100, 100, 100)):   # one thread's work, then many threads'
         x, y = rng.random(shape), rng.random(shape)
         z = rng.random(shape[:2] + (1,))
@@ -247,7 +271,9 @@ def _compile_latency(which: str, runs: int) -> dict | None:
     return {"median": statistics.median(times), "min": min(times), "max": max(times)}
 
 
-def run(quick: bool) -> dict:
+def run(quick: bool, only: str = "") -> dict:
+    """One thread count's report; ``only``: comma-separated words, the cases whose name has
+    one of them (all when empty)."""
     import numpy as np
     sys.path.insert(0, os.path.join(ROOT, "benches"))
     import kernels
@@ -259,7 +285,10 @@ def run(quick: bool) -> dict:
     a = np.empty_like(b)
     t = _timeit(tri, (a, b, c, np.float64(3.0)), 10)
     bandwidth = 4 * 8 * nb / t["median"]
+    words = [w for w in only.split(",") if w]
     for name, kname, args, repeat, number, nbytes, flops, which in _cases(np, quick):
+        if words and not any(w in name for w in words):
+            continue
         row = {"case": name, "bytes": nbytes, "flops": flops}
         fns = {b: backends[b](getattr(kernels, HAND_WRITTEN.get((kname, b), kname)))
                for b in which if b in backends}
@@ -400,12 +429,12 @@ def plot(report: dict, path: str) -> bool:
     return True
 
 
-def _run_child(threads: int, quick: bool) -> dict:
+def _run_child(threads: int, quick: bool, only: str = "") -> dict:
     """One thread count's report, from a fresh process (thread counts are fixed at import)."""
     with tempfile.TemporaryDirectory(prefix="grafo-bench-") as d:
         path = os.path.join(d, "report.json")
         cmd = [sys.executable, os.path.abspath(__file__), "--threads", str(threads),
-               "--report", path] + (["--quick"] if quick else [])
+               "--report", path, "--only", only] + (["--quick"] if quick else [])
         subprocess.run(cmd, check=True)
         with open(path) as f:
             return json.load(f)
@@ -444,6 +473,8 @@ def main(argv=None) -> None:
     p.add_argument("--quick", action="store_true", help="smaller inputs (a smoke test)")
     p.add_argument("--out", help="folder for the results (default: a new folder under "
                    "benches/results/; --out docs regenerates docs/benchmarks.*)")
+    p.add_argument("--only", default="", help="comma-separated words: run only the cases "
+                   "whose name contains one of them")
     p.add_argument("--report", help=argparse.SUPPRESS)   # child: one run's JSON to this path
     args = p.parse_args(argv)
     counts = list(dict.fromkeys(int(n) for n in args.threads.split(",")))
@@ -451,9 +482,9 @@ def main(argv=None) -> None:
         _set_threads(counts[0])
         sys.path.insert(0, ROOT)
         with open(args.report, "w") as f:
-            json.dump(run(args.quick), f)
+            json.dump(run(args.quick, args.only), f)
         return
-    reports = [_run_child(n, args.quick) for n in counts]
+    reports = [_run_child(n, args.quick, args.only) for n in counts]
     command = "python benches/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
     paths = write(args.out or fresh_folder(RESULTS), reports, command.strip())
     with open(paths[0]) as f:

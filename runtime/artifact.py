@@ -224,15 +224,16 @@ class Artifact:
                                        f"({e})") from None
 
     def open_dependencies(self) -> None:
-        """Open the libraries the manifest lists (NumPy's LAPACK) so that the native code
-        links to them. Raises MissingLibraryError naming a library or symbol not found."""
+        """Open the libraries the manifest lists (NumPy's LAPACK and BLAS) so that the native
+        code links to them. Raises MissingLibraryError naming a library or symbol not found."""
         for dep in self.manifest.get("libraries", ()):
             missing = lapack.missing_symbols(dep["symbols"])
             if missing:
                 where = lapack.library_path() or f"no numpy.libs/{dep['pattern']}"
                 raise MissingLibraryError(
                     f"{self.source}: the native code calls {', '.join(missing)} of NumPy's "
-                    f"LAPACK ({dep['pattern']} in NumPy's wheel), not found here ({where}); "
+                    f"{'BLAS' if dep['name'] == 'numpy-blas' else 'LAPACK'} ({dep['pattern']} "
+                    f"in NumPy's wheel), not found here ({where}); "
                     f"install NumPy from a wheel")
 
     def open_library(self, namespaces: Mapping | None = None) -> Library:

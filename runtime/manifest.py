@@ -377,10 +377,12 @@ def _native(kind: str) -> Record:
     return Record({**fields, "member": one_of(SHARED_LIBRARY)})
 
 
-# Libraries outside the artifact that its code calls (NumPy's LAPACK, ``runtime/lapack.py``):
-# the loader opens each first and refuses an artifact whose symbols it lacks.
-LIBRARY = Record({"name": one_of("numpy-lapack"), "pattern": Str(200),
-                  "symbols": ListOf(Str(100, re.compile(r"scipy_d[a-z]+_64_")), 1000,
+# Libraries outside the artifact that its code calls (NumPy's LAPACK and BLAS, one OpenBLAS:
+# ``runtime/lapack.py``, ``runtime/blas.py``): the loader opens each first and refuses an
+# artifact whose symbols it lacks.
+LIBRARY = Record({"name": one_of("numpy-lapack", "numpy-blas"), "pattern": Str(200),
+                  "symbols": ListOf(Str(100, re.compile(
+                      r"scipy_d[a-z]+_64_|scipy_cblas_[sd][a-z]+64_")), 1000,
                                     unique=True, min_len=1)})
 
 MANIFEST_SCHEMA = Record({

@@ -61,7 +61,7 @@ def test_results_go_to_a_fresh_folder_unless_out_is_given(run_py, tmp_path, monk
                                                           capsys):
     docs = {p: open(p, "rb").read() for p in glob.glob(os.path.join(ROOT, "docs", "bench*"))}
     monkeypatch.setattr(run_py, "RESULTS", str(tmp_path / "results"))
-    monkeypatch.setattr(run_py, "_run_child", lambda threads, quick: _report(threads))
+    monkeypatch.setattr(run_py, "_run_child", lambda threads, quick, only="": _report(threads))
     run_py.main(["--threads", "2,1"])
     run_py.main(["--threads", "2"])
     folders = sorted(os.listdir(tmp_path / "results"))

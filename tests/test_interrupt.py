@@ -389,7 +389,8 @@ def test_bounded_blocks_leave_their_loop_a_shorter_chunk():
 
 
 def test_the_matmul_kernel_keeps_its_k_loop_free_of_polls():
-    m = compiler.compile(_matmul, "f32[512,512], f32[512,512]").compiled.modules["loops"]
+    # dynamic shapes keep the generated kernel beside the BLAS call (static 512s call BLAS only)
+    m = compiler.compile(_matmul, "f32[?,?], f32[?,?]").compiled.modules["loops"]
     k_loops = [op for op in m.walk() if "grafo.no_unroll" in op.attributes]
     assert k_loops and all("grafo.poll" not in op.attributes for op in k_loops)
 

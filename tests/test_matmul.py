@@ -8,6 +8,7 @@ import pytest
 from codegen_targets import other_width, scalar_fmas, targets, vector_fmas
 
 import compiler
+from compiler.lowering.blas import GEMM_MIN_FLOPS
 from compiler.targets import cpu_model
 
 
@@ -101,11 +102,13 @@ def test_several_blocks(m, k, n, dt):
 
 
 def test_float_sums_in_k_order():
-    """Each element is one fused multiply-add per step of k, in order from zero (as a plain
-    loop with ``math.fma`` computes it), whatever the tiling."""
+    """Each element of a product below BLAS's threshold (the generated kernel's) is one fused
+    multiply-add per step of k, in order from zero (as a plain loop with ``math.fma``
+    computes it), whatever the tiling."""
     rng = np.random.default_rng(9)
-    a, b = _data((19, 300), np.float32, rng), _data((300, 70), np.float32, rng)
-    want = np.zeros((19, 70), np.float32)
+    a, b = _data((9, 300), np.float32, rng), _data((300, 40), np.float32, rng)
+    assert 9 * 300 * 40 < GEMM_MIN_FLOPS
+    want = np.zeros((9, 40), np.float32)
     for k in range(300):  # the float64 product is exact; its sum rounds as fmaf does here
         want = (a[:, k:k + 1].astype(np.float64) * b[k].astype(np.float64)
                 + want.astype(np.float64)).astype(np.float32)
@@ -126,16 +129,15 @@ def _fma_reference(a, b):
 @pytest.mark.parametrize("layout", ["rows", "transposed", "strided"])
 def test_few_rows_many_columns(m, layout):
     """Few rows: the threads take column parts, each packing its own panels of B (a transposed
-    B is packed down its columns); rows under the tiles take one-row tiles. Every element is
-    still one fma per step of k in order."""
+    B is packed down its columns); rows under the tiles take one-row tiles; integers are
+    exact. Floats this large go to BLAS (``test_blas.py``): NumPy's results within rounding."""
     rng = np.random.default_rng(m)
     a = _data((m, 700), np.float32, rng)
     b = {"rows": lambda: _data((700, 3000), np.float32, rng),
          "transposed": lambda: _data((3000, 700), np.float32, rng).T,
          "strided": lambda: _data((700, 6000), np.float32, rng)[:, ::2]}[layout]()
-    want = _fma_reference(a, b)
-    np.testing.assert_array_equal(compiler.function(mm)(a, b), want)
-    np.testing.assert_array_equal(dynamic(np.float32)(a, b), want)
+    _check(compiler.function(mm)(a, b), a @ b)
+    _check(dynamic(np.float32)(a, b), a @ b)
     ints = [x.astype(np.int64) * 1_000_003 for x in (a * 1000, b * 1000)]
     np.testing.assert_array_equal(dynamic(np.int64)(*ints), ints[0] @ ints[1])
 
@@ -160,16 +162,15 @@ def test_vector_operands():
 
 @pytest.mark.parametrize("layout", ["rows", "transposed"])
 def test_vector_times_wide_matrix(layout):
-    """A 1-D left operand takes the blocked kernel as one row (here on column parts): one fma
-    per step of k, in order, for each element; batched B too."""
+    """A 1-D left operand takes the blocked kernel as one row (here on column parts; integers,
+    exact), or BLAS's gemv for floats this large; batched B too."""
     rng = np.random.default_rng(3)
     v = _data(700, np.float32, rng)
     b = (_data((700, 3000), np.float32, rng) if layout == "rows"
          else _data((3000, 700), np.float32, rng).T)
-    np.testing.assert_array_equal(compiler.function(mm)(v, b), _fma_reference(v[None], b)[0])
+    _check(compiler.function(mm)(v, b), v @ b)
     bb = _data((3, 700, 2100), np.float32, rng)
-    got = dynamic(np.float32)(v[None], bb[0])[0]
-    np.testing.assert_array_equal(compiler.function(mm)(v, bb)[0], got)
+    _check(compiler.function(mm)(v, bb), v @ bb)
     ints = [x.astype(np.int32) for x in (v * 100, bb * 100)]
     np.testing.assert_array_equal(compiler.function(mm)(*ints), ints[0] @ ints[1])
 
@@ -228,30 +229,31 @@ def test_bool_matmul():
 
 def test_one_thread_gives_the_same_bits():
     """With one thread the row blocks' loop runs its outlined body on the whole range
-    (``grafo.serial_outlined``); every element is summed as with two threads."""
+    (``grafo.serial_outlined``); every element is summed as with two threads (integers: float
+    products this large go to BLAS)."""
     rng = np.random.default_rng(6)
-    a, b = _data((300, 257), np.float32, rng), _data((257, 700), np.float32, rng)
-    want = dynamic(np.float32)(a, b)
+    a, b = _data((300, 257), np.int32, rng), _data((257, 700), np.int32, rng)
+    want = dynamic(np.int32)(a, b)
     saved = compiler.get_num_threads()
     compiler.set_num_threads(1)
     try:
-        got = dynamic(np.float32)(a, b)
+        got = dynamic(np.int32)(a, b)
     finally:
         compiler.set_num_threads(saved)
     np.testing.assert_array_equal(got, want)
-    np.testing.assert_array_equal(want, _fma_reference(a, b))
+    np.testing.assert_array_equal(want, a @ b)
 
 
 @pytest.mark.parametrize("target", list(TARGETS), ids=list(TARGETS))
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 def test_tiles_are_vector_fmas(dt, target):
     """Every fma of the kernel is a vector one at the target's width, in the threads' copy and
-    the serial one, for static shapes on each CPU model and dynamic shapes here and on a CPU
+    the serial one, for static shapes under BLAS's threshold on each CPU model and dynamic shapes here and on a CPU
     of the other width (a destination LLVM cannot see through once left the dynamic tiles
     scalar, 17x slower)."""
     t = TARGETS[target]
     name = np.dtype(dt).name
-    kernels = [(compiler.compile(mm, f"{name}[64,64], {name}[64,64]", target=t).asm, t)]
+    kernels = [(compiler.compile(mm, f"{name}[40,40], {name}[40,40]", target=t).asm, t)]
     if t.is_host:
         other = cpu_model(other_width(t))
         kernels += [(dynamic(dt).asm, t),

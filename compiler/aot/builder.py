@@ -134,17 +134,22 @@ def _named(functions) -> list:
 
 # A LAPACK routine the LLVM module declares (``runtime.lapack.symbol``).
 LAPACK_SYMBOL = re.compile(r"^declare [^\n]*@(scipy_d[a-z]+_64_)\(", re.MULTILINE)
+# A CBLAS routine it declares (``runtime.blas.symbol``), of the same library.
+BLAS_SYMBOL = re.compile(r"^declare [^\n]*@(scipy_cblas_[sd][a-z]+64_)\(", re.MULTILINE)
 
 
 def _libraries(llvm_irs) -> list:
-    """The manifest's ``libraries``: NumPy's LAPACK and the routines the code calls (the
-    declared external functions that are its symbols), or none."""
-    symbols = set()
-    for text in llvm_irs:
-        symbols.update(LAPACK_SYMBOL.findall(text))
-    if not symbols:
-        return []
-    return [{"name": "numpy-lapack", "pattern": LIBRARY_PATTERN, "symbols": sorted(symbols)}]
+    """The manifest's ``libraries``: NumPy's LAPACK and BLAS (one OpenBLAS) with the routines
+    the code calls (the declared external functions that are their symbols), or none."""
+    texts = list(llvm_irs)
+    out = []
+    for name, pattern in (("numpy-lapack", LAPACK_SYMBOL), ("numpy-blas", BLAS_SYMBOL)):
+        symbols = set()
+        for text in texts:
+            symbols.update(pattern.findall(text))
+        if symbols:
+            out.append({"name": name, "pattern": LIBRARY_PATTERN, "symbols": sorted(symbols)})
+    return out
 
 
 def build(functions, cache_key: str | None = None) -> bytes:

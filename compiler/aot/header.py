@@ -51,7 +51,7 @@ typedef struct {{ int32_t code; int32_t reserved; int64_t params[4]; }} grafo_st
 """
 
 _LIBRARY = """
-/* The native code calls LAPACK routines of NumPy's OpenBLAS ({symbols}): link with (or
+/* The native code calls {kind} routines of NumPy's OpenBLAS ({symbols}): link with (or
    dlopen with RTLD_GLOBAL before opening libgrafo.so) the {pattern} in the numpy.libs
    directory of a NumPy wheel, e.g. -L.../site-packages/numpy.libs -l:<that file name>. */
 """
@@ -165,7 +165,8 @@ def header(manifest: dict) -> str:
                              abi_symbol=ABI_SYMBOL, interface_symbol=INTERFACE_SYMBOL)]
     parts += [_descriptor(r) for r in ranks]
     for dep in manifest.get("libraries", ()):
-        parts.append(_LIBRARY.format(pattern=dep["pattern"], symbols=", ".join(dep["symbols"])))
+        parts.append(_LIBRARY.format(pattern=dep["pattern"], symbols=", ".join(dep["symbols"]),
+                                     kind="BLAS" if dep["name"] == "numpy-blas" else "LAPACK"))
     if manifest["native"].get("threads_symbol"):
         parts.append(_THREADS.format(symbol=manifest["native"]["threads_symbol"]))
     if manifest["native"].get("interrupt_symbol"):

@@ -10,6 +10,7 @@
 - ``grafo``: run-time effects of the loop level (raising errors).
 - ``linalg``: NumPy's ``np.linalg`` gufuncs at tensor level (``np.linalg.solve``, ...).
 - ``lapack``: calls of LAPACK routines on column-major buffers at loop level.
+- ``blas``: calls of CBLAS's matrix products (gemm, gemv) on row-major views at loop level.
 
 Registration: the last statement of each module, ``register_ops(namespace, classes)``, makes
 its op classes known by name to the parser and the verifier (``ir.opdef.OPS``). Importing
@@ -19,6 +20,7 @@ runs first) imports it, so parsed IR text always finds its ops.
 
 from . import (  # noqa: F401
     arith,
+    blas,
     builtin,
     complex,
     func,

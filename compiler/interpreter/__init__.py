@@ -12,7 +12,7 @@ out of bounds or into a freed buffer, freeing a buffer twice or one the function
 allocate.
 """
 
-from . import arith, complex, grafo, lapack, math, memref, scf  # noqa: F401  (their rules)
+from . import arith, blas, complex, grafo, lapack, math, memref, scf  # noqa: F401  (their rules)
 from .machine import Interpreter, run
 from .registry import RULES
 from .values import Buffer, UndefinedBehavior, signed, storage_dtype

@@ -43,6 +43,7 @@ from __future__ import annotations
 from .. import types as T
 from ..dialects import math, memref
 from ..dialects import np as npd
+from . import blas
 from . import scalar as S
 from .index_expr import Expr, broadcast, broadcast_shape, materialize
 from .lowerer import Lowerer, rule
@@ -73,10 +74,39 @@ def _small(n, m, k) -> bool:
 
 @rule(npd.MatmulOp)
 def lower_matmul(lw: Lowerer, op):
+    return _lower(lw, op, False)
+
+
+@rule(blas.BlasMatmulOp)
+def lower_blas_matmul(lw: Lowerer, op):
+    """``np.blas_matmul``: BLAS calls for products large enough (``blas.py``), the generated
+    kernel for the others."""
+    return _lower(lw, op, True)
+
+
+def _library_use(em, a: Expr, b: Expr, batch) -> bool | object:
+    """Whether (an ``i1`` when known at run time only) the product of ``a`` and ``b`` is
+    large enough for a BLAS call."""
+    rows = (a.shape[-2],) if a.rank > 1 else ()
+    cols = (b.shape[-1],) if b.rank > 1 else ()
+    work = em.product(list(batch) + list(rows) + list(cols) + [a.shape[-1]])
+    least = blas.GEMM_MIN_FLOPS if rows and cols else blas.GEMV_MIN_ELEMENTS
+    return em.cmp("sge", work, least)
+
+
+def _lower(lw: Lowerer, op, library: bool):
     em = lw.em
     a, b = (lw.expr(v) for v in op.operands)
-    a, b = (x if x.buffer is not None or x.cost <= CHEAP_OPERAND
-            else lw.own(None, materialize(em, x), x.element, x.shape) for x in (a, b))
+    views = None
+    if library and a.rank + b.rank > 2:
+        batch = broadcast_shape(em, [a.shape[:-2], b.shape[:-2]])
+        use = _library_use(em, a, b, batch)
+        if use is not False:
+            views = (blas.view(em, a), blas.view(em, b), use)
+            a, b = views[0].expr, views[1].expr
+    if views is None:
+        a, b = (x if x.buffer is not None or x.cost <= CHEAP_OPERAND
+                else lw.own(None, materialize(em, x), x.element, x.shape) for x in (a, b))
     t = T.element_type(op.result.type)
     ka = a.shape[-1]
     kb = b.shape[0] if b.rank == 1 else b.shape[-2]
@@ -118,8 +148,15 @@ def lower_matmul(lw: Lowerer, op):
             em.effect(memref.DeallocOp, row)
         across = False if a.strides is None else em.cmp(
             "slt", em.abs(a.strides[-2]), em.abs(a.strides[-1]))
-        _choose(em, across, across_memory,
-                lambda: _matvec(em, t, buf, tuple(batch), rows[0], ka, a_at, b_at))
+
+        def generated():
+            _choose(em, across, across_memory,
+                    lambda: _matvec(em, t, buf, tuple(batch), rows[0], ka, a_at, b_at))
+        if views is None:
+            generated()
+        else:
+            _choose(em, views[2], lambda: _calls(em, out_shape, nb, lambda bidx, off: blas.gemv(
+                em, t, views[0], views[1], buf, off, bidx, False)), generated)
         return [lw.own(op.result, buf, t, out_shape)]
     if not cols:  # dot products: a scalar accumulator per output element
         def dot(outer):
@@ -138,11 +175,27 @@ def lower_matmul(lw: Lowerer, op):
     if not T.is_bool(t) and not T.is_complex(t) and not _small(rows[0] if rows else 1, m, ka):
         if rows:
             buf = em.alloc(out_shape, T.lowered(t))
-            _blocked(em, lw, t, buf, nb, tuple(batch), rows[0], m, ka, a_at, b_at, b_strides)
+
+            def generated():
+                _blocked(em, lw, t, buf, nb, tuple(batch), rows[0], m, ka, a_at, b_at,
+                         b_strides)
+            if views is None:
+                generated()
+            else:
+                _choose(em, views[2], lambda: _calls(em, out_shape, nb, lambda bidx, off: (
+                    blas.gemm(em, t, views[0], views[1], buf, off, rows[0], m, ka, bidx))),
+                    generated)
             return [lw.own(op.result, buf, t, out_shape)]
         # a 1-D left operand is a row: the kernel fills a (batch..., 1, m) buffer
         one_row = em.alloc(tuple(batch) + (1, m), T.lowered(t))
-        _blocked(em, lw, t, one_row, nb, tuple(batch), 1, m, ka, a_at, b_at, b_strides)
+
+        def generated():
+            _blocked(em, lw, t, one_row, nb, tuple(batch), 1, m, ka, a_at, b_at, b_strides)
+        if views is None:
+            generated()
+        else:
+            _choose(em, views[2], lambda: _calls(em, tuple(batch) + (1, m), nb, lambda bidx, off: (
+                blas.gemv(em, t, views[1], views[0], one_row, off, bidx, True))), generated)
         lw.own(None, one_row, t)
         return [Expr(out_shape, t, lambda idx: em.load(one_row, idx[:nb] + (0,) + idx[nb:]))]
 
@@ -162,6 +215,22 @@ def lower_matmul(lw: Lowerer, op):
 
     em.nest(tuple(batch) + rows, row, parallel=True)
     return [lw.own(op.result, buf, t, out_shape)]
+
+
+def _calls(em, out_shape, nb: int, call) -> None:
+    """``call(bidx, offset)`` for each batch index of the contiguous result of ``out_shape``
+    (``offset``: where its matrix starts), in a serial loop: each BLAS call runs on BLAS's
+    own threads."""
+    strides = [1] * len(out_shape)
+    for k in range(len(out_shape) - 2, -1, -1):
+        strides[k] = em.mul(strides[k + 1], out_shape[k + 1])
+
+    def one(bidx):
+        off = 0
+        for i, s in zip(bidx, strides, strict=False):
+            off = em.add(off, em.mul(i, s))
+        call(tuple(bidx), off)
+    em.nest(tuple(out_shape[:nb]), one)
 
 
 def multiply_add(em, t: T.Type):

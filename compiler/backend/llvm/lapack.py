@@ -34,18 +34,19 @@ def _loaded(path: str) -> None:
     llvm.load_library_permanently(path)
 
 
-def resolve(routines, loc=None) -> None:
-    """Load NumPy's LAPACK into the process and check it defines each of ``routines``.
-    Raises a CompileError (NotImplementedError) naming what is missing."""
+def resolve(routines, loc=None, symbols=()) -> None:
+    """Load NumPy's LAPACK into the process and check it defines each of ``routines`` and
+    ``symbols`` (CBLAS's, ``blas.py``). Raises a CompileError (NotImplementedError) naming
+    what is missing."""
     path = library_path()
     if path is None:
-        raise unsupported("np.linalg needs the LAPACK library of NumPy's wheel "
+        raise unsupported("np.linalg and BLAS calls need the OpenBLAS library of NumPy's wheel "
                           f"(numpy.libs/{LIBRARY_PATTERN}), which this NumPy does not have",
                           loc, "install NumPy from a wheel (pip install numpy)")
     _loaded(path)
-    for r in routines:
-        if not llvm.address_of_symbol(symbol(r)):
-            raise unsupported(f"{os.path.basename(path)} does not define {symbol(r)}", loc)
+    for s in [symbol(r) for r in routines] + list(symbols):
+        if not llvm.address_of_symbol(s):
+            raise unsupported(f"{os.path.basename(path)} does not define {s}", loc)
 
 
 def call(fe, op: lapack.RoutineOp) -> ir.Value:

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from llvmlite import ir
 
 from ... import types as T
+from ...dialects import blas, func, grafo, lapack, math, memref
 from ...dialects import complex as cx
-from ...dialects import func, grafo, lapack, math, memref
 from ...dialects.builtin import ModuleOp
 from ...errors import unsupported
 from ..llvm.descriptor import MemRef
@@ -150,6 +150,7 @@ OVERRIDES[memref.DeallocOp] = _unsupported(memref.DeallocOp.name)
 OVERRIDES[grafo.PrintOp] = _unsupported("print")
 OVERRIDES[func.CallOp] = _unsupported("a function call")
 OVERRIDES.update({cls: _unsupported(f"LAPACK ({cls.name})") for cls in lapack.ROUTINE_OPS})
+OVERRIDES.update({cls: _unsupported(f"BLAS ({cls.name})") for cls in blas.ROUTINE_OPS})
 
 
 class KernelEmitter(Emitter):

@@ -20,14 +20,15 @@ Walking the function body in order, each top-level op is
 from __future__ import annotations
 
 from ... import types as T
-from ...dialects import arith, func, grafo, lapack, memref, scf
+from ...dialects import arith, blas, func, grafo, lapack, memref, scf
 from ...errors import unsupported
 from . import matmul as MM
 from . import reduce as R
 from . import rows as RW
 from .kernels import Kernel
 
-MEMORY = (memref.LoadOp, memref.StoreOp, *lapack.ROUTINE_OPS)   # LAPACK writes buffers
+MEMORY = (memref.LoadOp, memref.StoreOp, *lapack.ROUTINE_OPS,   # LAPACK and BLAS write
+          *blas.ROUTINE_OPS)                                  # buffers
 NOT_IN_KERNELS = (memref.AllocOp, memref.DeallocOp, grafo.PrintOp, func.CallOp)
 CONTROL = (scf.ForOp, scf.IfOp, scf.WhileOp)
 

@@ -1,7 +1,7 @@
 """Lowering rules of the loop-level dialects, one module per dialect.
 
 Importing this package registers every rule and fails (ImportError) if an op of a loop-level
-dialect (arith, complex, math, memref, scf, func, grafo, lapack) has no rule, so a new op cannot
+dialect (arith, complex, math, memref, scf, func, grafo, lapack, blas) has no rule, so a new op cannot
 reach code
 generation unnoticed. Terminators that their parent op's rule consumes are listed in
 ``HANDLED_BY_PARENT``.
@@ -10,10 +10,11 @@ generation unnoticed. Terminators that their parent op's rule consumes are liste
 from ....dialects.func import FuncOp
 from ....dialects.scf import ConditionOp, YieldOp
 from ....ir.opdef import OPS
-from . import arith, complex, func, grafo, lapack, math, memref, scf  # noqa: F401
+from . import arith, blas, complex, func, grafo, lapack, math, memref, scf  # noqa: F401
 from .registry import RULES
 
-LOOP_DIALECTS = ("arith", "complex", "math", "memref", "scf", "func", "grafo", "lapack")
+LOOP_DIALECTS = ("arith", "complex", "math", "memref", "scf", "func", "grafo", "lapack",
+                 "blas")
 HANDLED_BY_PARENT = frozenset({FuncOp, YieldOp, ConditionOp})
 
 
