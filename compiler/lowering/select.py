@@ -55,11 +55,10 @@ class _Line:
         return self.em.load(self.vals, (i,))
 
     def less(self, a, b):
-        """NumPy's ``LT``: NaN after every number."""
+        """The order of numbers (NaNs never reach it: ``read`` puts them last)."""
         em, t = self.em, self.t
         if T.is_float(t):
-            nan_b = em.op(arith.AndIOp, em.cmpf("uno", b, b), em.cmpf("ord", a, a))
-            return em.op(arith.OrIOp, em.cmpf("olt", a, b), nan_b)
+            return em.cmpf("olt", a, b)
         return em.cmpi("ult" if T.is_unsigned(t) or T.is_bool(t) else "slt", a, b)
 
     def swap(self, i, j) -> None:
@@ -74,34 +73,47 @@ class _Line:
         em = self.em
         em.if_(self.less(self.get(j), self.get(i)), lambda: self.swap(i, j), lambda: None)
 
-    def partition(self, lo, hi):
-        """Hoare partition of ``lo..hi`` (``hi - lo >= 2``) around the median of three;
-        returns the pivot's final position."""
+    def partition(self, lo, hi, keep_left):
+        """Branchless Lomuto partition of ``lo..hi`` (``hi - lo >= 2``) around the median of
+        its first, middle and last elements, at ``lo``: the elements for which
+        ``keep_left(v, pivot)`` holds move before the pivot. Returns the pivot's final
+        position."""
         em = self.em
         mid = em.add(lo, em.floordiv(em.sub(hi, lo), 2))
         self.order(lo, mid)
         self.order(mid, hi)
         self.order(lo, mid)
-        first = em.add(lo, 1)
-        self.swap(mid, first)
-        pivot = self.get(first)
+        self.swap(lo, mid)
+        pivot = self.get(lo)
 
-        def scan(start, step, stop_at):
-            return _while(em, [start], lambda i: (stop_at(self.get(em.add(i, step))),
-                                                   [em.add(i, step)]),
-                          lambda i: [i])[0]
+        def step(j, i):
+            left = keep_left(self.get(j), pivot)
+            # a[j], a[i] = a[i], a[j]; i += left: no branch on the data.
+            for buf in self.buffers():
+                v, w = em.load(buf, (j,)), em.load(buf, (i,))
+                em.store(w, buf, (j,))
+                em.store(v, buf, (i,))
+            return [em.select(left, em.add(i, 1), i)]
+        (i,) = em.loop(em.add(hi, 1), step, [em.index(em.add(lo, 1))], lb=em.add(lo, 1))
+        p = em.sub(i, 1)
+        self.swap(lo, p)
+        return p
 
-        def before(i, j):
-            i = scan(i, 1, lambda v: self.less(v, pivot))
-            j = scan(j, -1, lambda v: self.less(pivot, v))
-            return em.cmpi("slt", i, j), [i, j]
+    def partition_equal(self, lo, hi):
+        """Move the elements of ``lo..hi`` equal to the one at ``lo - 1`` (every one is at
+        least that) to the front; returns the position of the last of them."""
+        em = self.em
+        pivot = self.get(em.sub(lo, 1))
 
-        def after(i, j):
-            self.swap(i, j)
-            return [i, j]
-        _, j = _while(em, [first, em.index(hi)], before, after)
-        self.swap(first, j)
-        return j
+        def step(j, i):
+            same = em.op(arith.XOrIOp, self.less(pivot, self.get(j)), em.true())
+            for buf in self.buffers():
+                v, w = em.load(buf, (j,)), em.load(buf, (i,))
+                em.store(w, buf, (j,))
+                em.store(v, buf, (i,))
+            return [em.select(same, em.add(i, 1), i)]
+        (i,) = em.loop(em.add(hi, 1), step, [em.index(lo)], lb=lo)
+        return em.sub(i, 1)
 
     def insertion_sort(self, lo, hi) -> None:
         em = self.em
@@ -157,9 +169,21 @@ class _Line:
             return em.op(arith.AndIOp, big, em.cmpi("sgt", d, em.index(0))), [lo, hi, d]
 
         def after(lo, hi, d):
-            j = self.partition(lo, hi)
-            return [em.select(em.cmpi("sge", k, j), em.add(j, 1), lo),
-                    em.select(em.cmpi("sle", k, j), em.sub(j, 1), hi), em.sub(d, 1)]
+            j = self.partition(lo, hi, self.less)
+            right = em.cmpi("sgt", k, j)
+            # Few elements below the pivot: many may equal it; gather those after it
+            # (a second pass, elements not greater) so that equal runs end in one step.
+            bad = em.cmpi("slt", em.mul(em.sub(j, lo), 8), em.sub(hi, lo))
+
+            def gather():
+                q = self.partition_equal(em.add(j, 1), hi)
+                return [em.select(em.cmpi("sgt", k, q), em.add(q, 1), em.add(hi, 1)), hi]
+
+            def narrow():
+                return [em.select(right, em.add(j, 1), lo),
+                        em.select(em.cmpi("slt", k, j), em.sub(j, 1), hi)]
+            lo, hi = em.if_(em.op(arith.AndIOp, right, bad), gather, narrow, [T.index] * 2)
+            return [lo, hi, em.sub(d, 1)]
         lo, hi, d = _while(em, [em.index(lo), em.index(hi), em.index(depth)], before, after)
         em.if_(em.cmpi("sgt", d, em.index(0)), lambda: self.insertion_sort(lo, hi),
                lambda: self.heapsort(lo, hi))
@@ -202,23 +226,29 @@ def lower_partition(lw: Lowerer, op):
     def part_line(oidx):
         at = lambda i: oidx[:axis] + (i,) + oidx[axis:]  # noqa: E731
 
-        def read(i):
-            em.store(x.load(at(i)), line.vals, (i,))
+        def read(i, front, nans):
+            # NaNs go to the end (filled from the back), numbers to the front.
+            v = x.load(at(i))
+            nan = em.cmpf("uno", v, v) if T.is_float(t) else em.false()
+            dst = em.select(nan, em.index(em.sub(em.sub(n, 1), nans)), front)
+            em.store(v, line.vals, (dst,))
             if arg:
-                em.store(em.to_i64(i), line.pos, (i,))
-        em.loop(n, read)
+                em.store(em.to_i64(i), line.pos, (dst,))
+            return [em.select(nan, front, em.add(front, 1)), em.select(nan, em.add(nans, 1), nans)]
+        numbers, _ = em.loop(n, read, [em.index(0), em.index(0)])
 
         def select_all():
             depth = _depth(em, n)
             done = []
-            for k in _positions(em, op, n):
-                lo, hi, same = em.index(0), em.index(em.sub(n, 1)), em.false()
+            for k in map(em.index, _positions(em, op, n)):
+                lo, hi = em.index(0), em.index(em.sub(numbers, 1))
+                same = em.cmpi("sge", k, numbers)
                 for p in done:
                     lo = em.select(em.cmpi("slt", p, k), em.max(lo, em.add(p, 1)), lo)
                     hi = em.select(em.cmpi("sgt", p, k), em.min(hi, em.sub(p, 1)), hi)
                     same = em.op(arith.OrIOp, same, em.cmpi("eq", p, k))
                 line.select(k, lo, em.select(same, em.sub(lo, 1), hi), depth)
-                done.append(em.index(k))
+                done.append(k)
         positive = em.cmp("sgt", n, 0)
         if positive is True:
             select_all()
