@@ -5,9 +5,11 @@ Each line along the axis is copied into a contiguous buffer (with its positions,
 ``arg``). For each wanted position ``k`` the search range is first narrowed by the positions
 already placed (an element placed at ``p`` splits the line: nothing before ``p`` is greater,
 nothing after smaller), so positions taken from the last down shrink the work as NumPy's
-sorted ``kth`` list does. Then quickselect: the median of the first, middle and last
-elements is the pivot (the other two are sentinels for an unguarded Hoare partition), and
-the side holding ``k`` is kept. After ``2 * floor(log2(n))`` partitions that have not reached
+sorted ``kth`` list does. Then quickselect: the median of the elements at a quarter, half
+and three quarters of the range is the pivot of a branchless Lomuto partition (a swap and a
+conditional increment per element, no data-dependent branch), and the side holding ``k``
+is kept; after a split with under an eighth of the range below the pivot, the elements
+equal to it are gathered after it (a second pass), so runs of duplicates end in one step. After ``2 * floor(log2(n))`` partitions that have not reached
 a range of ``SMALL`` elements (median-of-3 killer inputs) the rest of the range is heapsorted,
 so a line never costs more than ``O(n log n)``; short ranges are insertion-sorted.
 
@@ -75,14 +77,18 @@ class _Line:
 
     def partition(self, lo, hi, keep_left):
         """Branchless Lomuto partition of ``lo..hi`` (``hi - lo >= 2``) around the median of
-        its first, middle and last elements, at ``lo``: the elements for which
+        its elements at a quarter, half and three quarters, moved to ``lo``: the elements for which
         ``keep_left(v, pivot)`` holds move before the pivot. Returns the pivot's final
         position."""
         em = self.em
         mid = em.add(lo, em.floordiv(em.sub(hi, lo), 2))
-        self.order(lo, mid)
-        self.order(mid, hi)
-        self.order(lo, mid)
+        # Samples at the quartiles: the ends of a range that earlier partitions left hold
+        # their pivots and extremes, and made median-of-3 pivots poor.
+        quarter = em.floordiv(em.sub(hi, lo), 4)
+        first, last = em.add(lo, quarter), em.sub(hi, quarter)
+        self.order(first, mid)
+        self.order(mid, last)
+        self.order(first, mid)
         self.swap(lo, mid)
         pivot = self.get(lo)
 
