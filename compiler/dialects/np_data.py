@@ -1,6 +1,6 @@
 """``np`` ops whose result depends on the data or joins several arrays: concatenate,
-cumulative scans, sort/argsort, partition/argpartition, searchsorted, bincount, integer-array gather and scatter,
-boolean-mask selection and assignment.
+cumulative scans, sort/argsort, partition/argpartition, searchsorted, bincount,
+integer-array gather and scatter, boolean-mask selection and assignment.
 
 They belong to the ``np`` namespace (registered in ``np.NUMPY_OPS``); each has a NumPy
 reference ``evaluate``. Lowering: ``compiler/lowering/data.py``, ``sort.py`` and

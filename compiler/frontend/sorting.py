@@ -67,7 +67,7 @@ def sorted_along(cx, x, axis, arg: bool):
 
 def partitioned_along(cx, x, axis, kth: list[int], middle: bool, arg: bool):
     """``(x partitioned at kth, or its argpartition, axis)`` as ``sorted_along``; ``middle``
-    adds a line's middle positions (``np.dialects.np_data.PartitionOp``). Complex arrays
+    adds a line's middle positions (``dialects/np_data.py``, ``PartitionOp``). Complex arrays
     are sorted."""
     if T.is_complex(x.type):
         return sorted_along(cx, x, axis, arg)
@@ -175,9 +175,9 @@ def _slice(start, stop=None):
 
 def median(cx, x, axis=None, out=None, overwrite_input=None, keepdims=None):
     """``np.median``: the mean of the middle one or two elements of the data partitioned
-    (``np.partition``) along ``axis`` (an int or None); float64 for integers and bools, the input's float type
-    otherwise; NaN where a slice holds a NaN, as NumPy's ``_median_nancheck``. An empty slice
-    gives NaN."""
+    (``np.partition``) along ``axis`` (an int or None); float64 for integers and bools, the
+    input's float type otherwise; NaN where a slice holds a NaN, as NumPy's
+    ``_median_nancheck``. An empty slice gives NaN."""
     if not A.is_none(out):
         cx.fail("the 'out' argument is not supported", "use the returned array instead")
     x = materialize(cx, x)

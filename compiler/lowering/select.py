@@ -9,12 +9,14 @@ sorted ``kth`` list does. Then quickselect: the median of the elements at a quar
 and three quarters of the range is the pivot of a branchless Lomuto partition (a swap and a
 conditional increment per element, no data-dependent branch), and the side holding ``k``
 is kept; after a split with under an eighth of the range below the pivot, the elements
-equal to it are gathered after it (a second pass), so runs of duplicates end in one step. After ``2 * floor(log2(n))`` partitions that have not reached
-a range of ``SMALL`` elements (median-of-3 killer inputs) the rest of the range is heapsorted,
-so a line never costs more than ``O(n log n)``; short ranges are insertion-sorted.
+equal to it are gathered after it (a second pass), so runs of duplicates end in one step.
+After ``2 * floor(log2(n))`` partitions that have not reached a range of ``SMALL`` elements
+(inputs that defeat the pivot samples) the rest of the range is heapsorted, so a line never
+costs more than ``O(n log n)``; short ranges are insertion-sorted.
 
-The order is NumPy's ``*_LT``: NaN after every number, integers signed or unsigned as their
-type; -0.0 and 0.0 are equal and both kept as they are.
+The order is NumPy's ``*_LT``: NaN after every number (NaNs are moved to the end of the line
+while it is copied, so the select compares numbers only), integers signed or unsigned as
+their type; -0.0 and 0.0 are equal and both kept as they are.
 """
 
 from __future__ import annotations
