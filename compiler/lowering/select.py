@@ -1,9 +1,10 @@
 """Lowering of ``np.partition`` (and ``np.argpartition``, ``np.median``'s middle elements):
 introselect per line, as NumPy's ``npy_partition``.
 
-Each line along the axis is copied into a contiguous buffer (with its positions, for
-``arg``). For each wanted position ``k`` the search range is first narrowed by the positions
-already placed (an element placed at ``p`` splits the line: nothing before ``p`` is greater,
+Each line along the axis is copied into the result, where it is selected in place
+(``arg``: the values into a contiguous scratch line, their positions into the result). For
+each wanted position ``k`` the search range is first narrowed by the positions already
+placed (an element placed at ``p`` splits the line: nothing before ``p`` is greater,
 nothing after smaller), so positions taken from the last down shrink the work as NumPy's
 sorted ``kth`` list does. Then quickselect: the median of the elements at a quarter, half
 and three quarters of the range is the pivot of a branchless Lomuto partition (a swap and a
@@ -15,7 +16,7 @@ After ``2 * floor(log2(n))`` partitions that have not reached a range of ``SMALL
 costs more than ``O(n log n)``; short ranges are insertion-sorted.
 
 The order is NumPy's ``*_LT``: NaN after every number (NaNs are moved to the end of the line
-while it is copied, so the select compares numbers only), integers signed or unsigned as
+while it is copied in, so the select compares numbers only), integers signed or unsigned as
 their type; -0.0 and 0.0 are equal and both kept as they are.
 """
 
@@ -45,18 +46,25 @@ def _while(em: Emitter, inits: list, before, after) -> list:
 
 
 class _Line:
-    """The scratch ``vals`` (and ``pos``, int64) of one line and the order of its values."""
+    """The line being selected, in place: its values (and, for ``arg``, int64 positions) as
+    ``places``, pairs of a buffer and the index of a line position in it, set per line."""
 
     def __init__(self, em: Emitter, t: T.Type, n, arg: bool):
         self.em, self.t = em, t
-        self.vals = em.alloc((n,), T.lowered(t))
-        self.pos = em.alloc((n,), T.i64) if arg else None
+        # argpartition's values live in a scratch line; its positions are the result.
+        self.scratch = [em.alloc((n,), T.lowered(t))] if arg else []
+        self.places: list = []
 
-    def buffers(self):
-        return [b for b in (self.vals, self.pos) if b is not None]
+    def bind(self, out, at) -> None:
+        self.places = [(b, lambda i: (i,)) for b in self.scratch] + [(out, at)]
 
     def get(self, i):
-        return self.em.load(self.vals, (i,))
+        buf, at = self.places[0]
+        return self.em.load(buf, at(i))
+
+    def put(self, i, values) -> None:
+        for (buf, at), v in zip(self.places, values, strict=True):
+            self.em.store(v, buf, at(i))
 
     def less(self, a, b):
         """The order of numbers (NaNs never reach it: ``read`` puts them last)."""
@@ -67,10 +75,10 @@ class _Line:
 
     def swap(self, i, j) -> None:
         em = self.em
-        for buf in self.buffers():
-            a, b = em.load(buf, (i,)), em.load(buf, (j,))
-            em.store(b, buf, (i,))
-            em.store(a, buf, (j,))
+        for buf, at in self.places:
+            a, b = em.load(buf, at(i)), em.load(buf, at(j))
+            em.store(b, buf, at(i))
+            em.store(a, buf, at(j))
 
     def order(self, i, j) -> None:
         """Swap ``i`` and ``j`` when the element at ``j`` is less."""
@@ -97,10 +105,10 @@ class _Line:
         def step(j, i):
             left = keep_left(self.get(j), pivot)
             # a[j], a[i] = a[i], a[j]; i += left: no branch on the data.
-            for buf in self.buffers():
-                v, w = em.load(buf, (j,)), em.load(buf, (i,))
-                em.store(w, buf, (j,))
-                em.store(v, buf, (i,))
+            for buf, at in self.places:
+                v, w = em.load(buf, at(j)), em.load(buf, at(i))
+                em.store(w, buf, at(j))
+                em.store(v, buf, at(i))
             return [em.select(left, em.add(i, 1), i)]
         (i,) = em.loop(em.add(hi, 1), step, [em.index(em.add(lo, 1))], lb=em.add(lo, 1))
         p = em.sub(i, 1)
@@ -115,10 +123,10 @@ class _Line:
 
         def step(j, i):
             same = em.op(arith.XOrIOp, self.less(pivot, self.get(j)), em.true())
-            for buf in self.buffers():
-                v, w = em.load(buf, (j,)), em.load(buf, (i,))
-                em.store(w, buf, (j,))
-                em.store(v, buf, (i,))
+            for buf, at in self.places:
+                v, w = em.load(buf, at(j)), em.load(buf, at(i))
+                em.store(w, buf, at(j))
+                em.store(v, buf, at(i))
             return [em.select(same, em.add(i, 1), i)]
         (i,) = em.loop(em.add(hi, 1), step, [em.index(lo)], lb=lo)
         return em.sub(i, 1)
@@ -233,15 +241,14 @@ def lower_partition(lw: Lowerer, op):
 
     def part_line(oidx):
         at = lambda i: oidx[:axis] + (i,) + oidx[axis:]  # noqa: E731
+        line.bind(out, at)
 
         def read(i, front, nans):
             # NaNs go to the end (filled from the back), numbers to the front.
             v = x.load(at(i))
             nan = em.cmpf("uno", v, v) if T.is_float(t) else em.false()
             dst = em.select(nan, em.index(em.sub(em.sub(n, 1), nans)), front)
-            em.store(v, line.vals, (dst,))
-            if arg:
-                em.store(em.to_i64(i), line.pos, (dst,))
+            line.put(dst, [v, em.to_i64(i)] if arg else [v])
             return [em.select(nan, front, em.add(front, 1)), em.select(nan, em.add(nans, 1), nans)]
         numbers, _ = em.loop(n, read, [em.index(0), em.index(0)])
 
@@ -263,10 +270,7 @@ def lower_partition(lw: Lowerer, op):
         elif positive is not False:
             em.if_(positive, select_all, lambda: None)
 
-        def write(i):
-            em.store(em.load(line.pos if arg else line.vals, (i,)), out, at(i))
-        em.loop(n, write)
     em.nest(outer, part_line)
-    for buf in line.buffers():
+    for buf in line.scratch:
         em.effect(memref.DeallocOp, buf)
     return [lw.own(op.result, out, out_t, shape)]
