@@ -1,9 +1,10 @@
 """``np`` ops whose result depends on the data or joins several arrays: concatenate,
-cumulative scans, sort/argsort, searchsorted, bincount, integer-array gather and scatter,
-boolean-mask selection and assignment.
+cumulative scans, sort/argsort, partition/argpartition, searchsorted, bincount,
+integer-array gather and scatter, boolean-mask selection and assignment.
 
 They belong to the ``np`` namespace (registered in ``np.NUMPY_OPS``); each has a NumPy
-reference ``evaluate``. Lowering: ``compiler/lowering/data.py`` and ``sort.py``.
+reference ``evaluate``. Lowering: ``compiler/lowering/data.py``, ``sort.py`` and
+``select.py``.
 """
 
 from __future__ import annotations
@@ -129,6 +130,44 @@ class SortOp(Op):
     def evaluate(self, x):
         fn = np.argsort if self.attr("arg") else np.sort
         return fn(x, axis=self.attr("axis"), kind="stable")
+
+
+class PartitionOp(Op):
+    """``np.partition {axis, kth, middle, arg}``: each line along ``axis`` rearranged so that
+    the element at every position in ``kth`` (ints, negative ones counting from the end) is
+    the one the sorted line has there, the elements before it are not greater and those
+    after it not smaller (NaN greater than every number); ``middle`` adds the positions
+    ``(n - 1) // 2`` and ``n // 2`` of a line of ``n > 0`` elements (``np.median``'s). The
+    order elsewhere is unspecified, as in NumPy. ``arg`` gives ``np.argpartition``'s int64
+    indices instead."""
+
+    name = "np.partition"
+    traits = frozenset({Pure, TensorLevel, InferredTypes})
+    operand_defs = named(input=Tensor)
+    result_defs = (Tensor,)
+    attr_defs = {"axis": attr(int_attr(0)), "kth": attr(array_of(int_attr())),
+                 "middle": opt_attr(BoolAttr), "arg": opt_attr(BoolAttr)}
+
+    @classmethod
+    def infer(cls, operand_types, attributes):
+        x = operand_types[0]
+        check_axis(attributes["axis"], len(T.shape_of(x)))
+        return [T.with_element(x, T.i64) if attributes.get("arg") else x]
+
+    def kth_of(self, n: int) -> list[int]:
+        """The positions in a line of ``n`` elements, normalized and sorted."""
+        ks = {k % n for k in self.attr("kth")} if n else set()
+        if self.attr("middle") and n:
+            ks |= {(n - 1) // 2, n // 2}
+        return sorted(ks)
+
+    def evaluate(self, x):
+        x = np.asarray(x)
+        ks = self.kth_of(x.shape[self.attr("axis")])
+        if not ks:
+            return (np.argsort if self.attr("arg") else np.sort)(x, axis=self.attr("axis"))
+        fn = np.argpartition if self.attr("arg") else np.partition
+        return fn(x, ks, axis=self.attr("axis"))
 
 
 class SearchSortedOp(Op):
@@ -428,6 +467,7 @@ class MaskAssignOp(Op):
         return out
 
 
-NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, SearchSortedOp, BinCountOp,
+NUMPY_OPS.update(register_ops("np", (ConcatenateOp, ScanOp, SortOp, PartitionOp, SearchSortedOp,
+                                     BinCountOp,
                                      BinCountsOp, UniformHistogramOp,
                                      GatherOp, MaskSelectOp, ScatterOp, MaskAssignOp)))

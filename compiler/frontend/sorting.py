@@ -1,13 +1,14 @@
 """Sorting and what is built on it: ``np.sort``, ``np.argsort``, ``ndarray.sort`` (in place),
 ``np.partition``, ``np.argpartition``, ``np.median``, ``np.unique``, ``np.searchsorted`` and
-``np.lexsort``,
-written with ``np.sort`` (a stable sort, ``lowering/sort.py``), ``np.searchsorted`` and the
-``np`` ops of ``arrays``.
+``np.lexsort``, written with ``np.sort`` (a stable sort, ``lowering/sort.py``),
+``np.partition`` (introselect, ``lowering/select.py``), ``np.searchsorted`` and the ``np`` ops
+of ``arrays``.
 
 Every ``kind`` gives the stable order: ``kind="stable"``/``"mergesort"`` must, and the
-other kinds leave the order of equal elements unspecified in NumPy. A full sort satisfies
-the partition contract (every element before ``kth`` is at most, every one after at least
-the ``kth`` element, which is the one the sorted array has there).
+other kinds leave the order of equal elements unspecified in NumPy. Partitions of complex
+arrays are full sorts, which satisfy the partition contract too (every element before
+``kth`` is at most, every one after at least the ``kth`` element, which is the one the
+sorted array has there).
 """
 
 from __future__ import annotations
@@ -65,6 +66,23 @@ def sorted_along(cx, x, axis, arg: bool):
     return cx.emit(nd.SortOp, [x], {"axis": ax, "arg": arg}), ax
 
 
+def partitioned_along(cx, x, axis, kth: list[int], middle: bool, arg: bool):
+    """``(x partitioned at kth, or its argpartition, axis)`` as ``sorted_along``; ``middle``
+    adds a line's middle positions (``dialects/np_data.py``, ``PartitionOp``). Complex arrays
+    are sorted."""
+    if T.is_complex(x.type):
+        return sorted_along(cx, x, axis, arg)
+    x = materialize(cx, x)
+    if axis is None:
+        axis = Constant(-1)
+    if A.is_none(axis):
+        x, ax = A.reshape(cx, x, Constant(-1)), 0
+    else:
+        ax = A.normalize_axis(cx, A.int_constant(cx, axis, "axis"), _rank(x))
+    return cx.emit(nd.PartitionOp, [x], {"axis": ax, "kth": kth, "middle": middle,
+                                         "arg": arg}), ax
+
+
 def _complex_argsort(cx, z, ax: int):
     """The stable argsort of complex ``z`` along ``ax`` in NumPy's order (``npy_sort``'s
     ``CDOUBLE_LT``): ``R + Rj`` by real then imaginary part, then ``R + nanj`` by real part,
@@ -116,21 +134,24 @@ def sort_in_place(cx, x, axis=None, kind=None, order=None, stable=None):
 
 def _partition(arg: bool):
     def impl(cx, x, kth, axis=None, kind=None, order=None):
-        """``np.partition`` / ``np.argpartition``: a full stable sort, which satisfies the
-        contract; ``kth`` (an int or a sequence, known at compile time) is checked as NumPy
-        does (ValueError "kth(=k) out of bounds (n)")."""
+        """``np.partition`` / ``np.argpartition`` along ``axis`` (flattened when None):
+        introselect for the positions ``kth`` (an int or a sequence, known at compile time,
+        checked as NumPy does: ValueError "kth(=k) out of bounds (n)"); the rest of the
+        order is unspecified, as in NumPy. argpartition gives int64 positions."""
         if not A.is_none(order):
             cx.fail("the 'order' argument is not supported")
         if not A.is_none(kind) and not (isinstance(kind, Constant) and kind.value == "introselect"):
             cx.fail(f"{kind.value if isinstance(kind, Constant) else kind!r} is not a valid "
                     "kind of selection", kind=ValueError)
         x = materialize(cx, x)
-        out, ax = sorted_along(cx, x, axis, arg)
-        n = dim(cx, out, ax)
+        ks = []
         for k in A.items_of(cx, kth, "kth"):
             if not isinstance(k, Constant) or isinstance(k.value, (float, bool, np.bool_)):
                 cx.fail("Partition index must be integer known at compile time", kind=TypeError)
-            k = A.int_constant(cx, k, "kth")
+            ks.append(A.int_constant(cx, k, "kth"))
+        out, ax = partitioned_along(cx, x, axis, ks, False, arg)
+        n = dim(cx, out, ax)
+        for k in ks:
             _check_kth(cx, k, n)
         return out
     return impl
@@ -154,10 +175,10 @@ def _slice(start, stop=None):
 
 
 def median(cx, x, axis=None, out=None, overwrite_input=None, keepdims=None):
-    """``np.median``: the mean of the middle one or two elements of the sorted data along
-    ``axis`` (an int or None); float64 for integers and bools, the input's float type
-    otherwise; NaN where a slice holds a NaN, as NumPy's ``_median_nancheck``. An empty slice
-    gives NaN."""
+    """``np.median``: the mean of the middle one or two elements of the data partitioned
+    (``np.partition``) along ``axis`` (an int or None); float64 for integers and bools, the
+    input's float type otherwise; NaN where a slice holds a NaN, as NumPy's
+    ``_median_nancheck``. An empty slice gives NaN."""
     if not A.is_none(out):
         cx.fail("the 'out' argument is not supported", "use the returned array instead")
     x = materialize(cx, x)
@@ -169,7 +190,9 @@ def median(cx, x, axis=None, out=None, overwrite_input=None, keepdims=None):
     rank = _rank(x)
     if rank == 0:
         x = A.reshape(cx, x, Constant(1))
-    s, ax = sorted_along(cx, x, axis, False)
+    # NumPy's kth: the middle one or two, and the last for floats (where a NaN goes).
+    last = [-1] if T.is_float(T.strong(x.type)) else []
+    s, ax = partitioned_along(cx, x, axis, last, True, False)
     n = dim(cx, s, ax)
     half = apply_ufunc(cx, np.floor_divide, [n, Constant(2)], operator.floordiv)
     odd = apply_ufunc(cx, np.remainder, [n, Constant(2)], operator.mod)

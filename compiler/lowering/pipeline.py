@@ -23,6 +23,7 @@ from . import (  # noqa: F401
     matmul,
     mutation,
     reduction,
+    select,
     sort,
 )
 from .control_flow import lower_function
