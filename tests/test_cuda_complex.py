@@ -195,6 +195,50 @@ def test_float16_sums_follow_numpy(sim):
         np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float), rtol=1e-3)
 
 
+def scale_by(a, x):
+    return x * a + a.sum()
+
+
+def store_into(out, x):
+    out[...] = x.sum()
+    return out
+
+
+def product(a, b):
+    return a @ b
+
+
+@pytest.mark.parametrize("dtype", [np.float64, *COMPLEX], ids=["f64", "c64", "c128"])
+def test_zero_d_array_arguments_match_numpy(sim, dtype):
+    """0-d arguments read in kernels, reduced, returned, and written into."""
+    s = "f64" if dtype == np.float64 else SIGS[dtype]
+    zero_d = np.array(1.5 - (0.5j if dtype != np.float64 else 0), dtype)
+    x = (grid(dtype) if dtype != np.float64 else rng.standard_normal(30)).astype(dtype)
+    eps = np.finfo(x.real.dtype).eps
+    with np.errstate(all="ignore"):
+        for fn, n in [(arithmetic, 2), (compare, 2), (total, 1), (average, 1)]:
+            cf = compiler.compile(fn, ", ".join([f"{s}[]"] * n), target="cuda")
+            check(cf(*[zero_d] * n), fn(*[zero_d] * n), 4 * eps)
+        finite = x[np.isfinite(x)]
+        check(compiler.compile(scale_by, f"{s}[], {s}[?]", target="cuda")(zero_d, finite),
+              scale_by(zero_d, finite), 8 * eps)
+        got = compiler.compile(store_into, f"{s}[], {s}[?]", target="cuda")(zero_d.copy(),
+                                                                            finite)
+    check(got, store_into(zero_d.copy(), finite), 0, 8 * eps * np.abs(finite).sum())
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
+def test_complex_matmul_matches_numpy(sim, dtype):
+    """Complex products are loop nests (the tiled kernel multiplies reals)."""
+    a = (rng.standard_normal((5, 7)) + 1j * rng.standard_normal((5, 7))).astype(dtype)
+    b = (rng.standard_normal((7, 3)) + 1j * rng.standard_normal((7, 3))).astype(dtype)
+    cf = compiler.compile(product, sig(dtype, 2, "?,?"), target="cuda")
+    eps = np.finfo(a.real.dtype).eps
+    check(cf(a, b), product(a, b), 0, 16 * eps * (np.abs(a) @ np.abs(b)).max())
+    check(cf(a[::-1, ::2], b[::2]), product(a[::-1, ::2], b[::2]), 0,
+          16 * eps * (np.abs(a) @ np.abs(b)).max())
+
+
 # parts that cannot overflow a product (NumPy's fused multiply-add would not), or special
 PART = st.one_of(st.floats(-1e150, 1e150), st.sampled_from([np.inf, -np.inf, np.nan, -0.0]))
 
