@@ -125,9 +125,10 @@ class GPUFunction:
 
 
 def _scalar(a, dt: np.dtype):
-    """A scalar argument as the host program holds it: a NumPy float, or an int holding the
-    signed value of the storage width."""
-    if dt.kind == "f":
+    """A scalar argument as the host program holds it: a NumPy float or complex (the host
+    program passes a complex as its two float parts), or an int holding the signed value of
+    the storage width."""
+    if dt.kind in "fc":
         return dt.type(a)
     v = int(a)
     bits = 8 * dt.itemsize
