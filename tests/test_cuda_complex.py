@@ -61,6 +61,14 @@ def functions(a):
     return np.exp(a), np.log(a), np.sqrt(a)
 
 
+def trigonometric(a):
+    return np.sin(a), np.cos(a), np.tan(a), np.arcsin(a), np.arccos(a), np.arctan(a)
+
+
+def hyperbolic(a):
+    return np.sinh(a), np.cosh(a), np.tanh(a), np.arcsinh(a), np.arccosh(a), np.arctanh(a)
+
+
 def power(a, b):
     return a ** b
 
@@ -118,7 +126,7 @@ def check(got, want, rtol, atol=0.0):
 
 # -- ptxas ------------------------------------------------------------------------------------
 ASSEMBLED = [(arithmetic, 2), (parts, 1), (compare, 2), (magnitude, 1), (functions, 1),
-             (power, 2), (total, 1), (average, 1)]
+             (power, 2), (total, 1), (average, 1), (trigonometric, 1), (hyperbolic, 1)]
 
 
 @pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
@@ -154,6 +162,20 @@ def test_complex_elementwise_matches_numpy(sim, dtype):
             check(cf(*args), fn(*args), rtol)
             views = [x[::-2] for x in args]   # negative strides
             check(cf(*views), fn(*views), rtol)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
+def test_complex_trigonometric_kernels_match_numpy(sim, dtype):
+    """The kernels compile, launch and return NumPy's values (the simulator evaluates
+    ``grafo.cmath`` with NumPy; ``test_libdevice_trig_functions_within_4_ulp`` checks the
+    kernels' formulas)."""
+    a = grid(dtype)
+    eps = np.finfo(a.real.dtype).eps
+    with np.errstate(all="ignore"):
+        for fn in (trigonometric, hyperbolic):
+            cf = compiler.compile(fn, sig(dtype), target="cuda")
+            check(cf(a), fn(a), 4 * eps)
+            check(cf(a[::-2]), fn(a[::-2]), 4 * eps)
 
 
 @pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
@@ -323,7 +345,9 @@ def run_host(name, a, b):
 # Relative error bound per part (of the larger part's magnitude): glibc computes these with
 # extra care near |z| = 1 and for huge arguments; the formulas are a few ULP apart.
 REL = {np.complex64: 4e-6, np.complex128: 1e-14}
-LIB_UFUNCS = ["exp", "log", "sqrt", "exp2", "log2", "log10", "power"]
+LIB_UFUNCS = ["exp", "log", "sqrt", "exp2", "log2", "log10", "power", "sin", "cos", "tan",
+              "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+              "arctanh"]
 
 
 @pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
@@ -350,23 +374,74 @@ def test_libdevice_complex_functions_match_numpy(name, dtype):
     zeros = (want.real == 0) & np.isfinite(want.imag)
     assert (np.signbit(got.real[zeros]) == np.signbit(want.real[zeros])).all() or \
         name in ("exp", "exp2", "power")
+    if name in TRIG:   # both parts' zeros, as glibc signs them
+        for g, w in ((got.real, want.real), (got.imag, want.imag)):
+            zeros = w == 0
+            assert (np.signbit(g[zeros]) == np.signbit(w[zeros])).all(), \
+                (name, a[zeros][np.signbit(g[zeros]) != np.signbit(w[zeros])])
+
+
+TRIG = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
+        "arccosh", "arctanh"]
+
+
+def wide_sample(dtype) -> np.ndarray:
+    """Moduli from 1e-10 to 1e3 in every direction, points near 1, near the real and the
+    imaginary axis (the branch cuts), and huge ones."""
+    g = np.random.default_rng(7)
+    z = 10.0 ** g.uniform(-10, 3, 3000) * np.exp(1j * g.uniform(-np.pi, np.pi, 3000))
+    near = g.standard_normal((4, 500)) * [[1e-3], [1e-3], [1e-12], [1e-12]]
+    z = np.concatenate([z, 1 + near[0] + 1j * near[1], g.uniform(-3, 3, 500) + 1j * near[2],
+                        near[3] + 1j * g.uniform(-3, 3, 500),
+                        10.0 ** g.uniform(3, 30, 300) * np.exp(1j * g.uniform(-np.pi, np.pi, 300))])
+    return z.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
+@pytest.mark.parametrize("name", TRIG)
+def test_libdevice_trig_functions_within_4_ulp(name, dtype):
+    """Within 4 ULP of the larger part of NumPy's (glibc's) result, where that is finite."""
+    a = wide_sample(dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(a)
+        got = run_host(name, a, a)
+    finite = np.isfinite(want)
+    assert (np.isfinite(got) == finite).all(), a[np.isfinite(got) != finite][:4]
+    scale = np.maximum(np.abs(want.real), np.abs(want.imag))[finite]
+    err = np.maximum(np.abs(got.real - want.real), np.abs(got.imag - want.imag))[finite]
+    eps = np.finfo(a.real.dtype).eps
+    assert (err <= 4 * eps * scale).all(), a[finite][err > 4 * eps * scale][:4]
+
+
+ANY_PART = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                    st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 1.0, -1.0]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(ANY_PART, ANY_PART), min_size=1, max_size=8),
+       st.sampled_from(TRIG))
+def test_libdevice_trig_functions_hypothesis(values, name):
+    """Any parts: NaN and infinity where NumPy has them, zeros signed as NumPy's, finite
+    results within 4 ULP of the larger part."""
+    a = np.array([complex(x, y) for x, y in values], np.complex128)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(a)
+        got = run_host(name, a, a)
+    for g, w in ((got.real, want.real), (got.imag, want.imag)):
+        assert (np.isnan(g) == np.isnan(w)).all(), (name, a)
+        inf = np.isinf(w)
+        assert (g[inf] == w[inf]).all(), (name, a)
+        zeros = w == 0
+        assert (np.signbit(g[zeros]) == np.signbit(w[zeros])).all(), (name, a)
+    finite = np.isfinite(want)
+    scale = np.maximum(np.abs(want.real), np.abs(want.imag))[finite]
+    err = np.maximum(np.abs(got.real - want.real), np.abs(got.imag - want.imag))[finite]
+    assert (err <= 4 * np.finfo(np.float64).eps * scale).all(), (name, a[finite], err / scale)
 
 
 # -- clean errors -------------------------------------------------------------------------------
-def sine(a):
-    return np.sin(a)
-
-
 def scaled(a, z):
     return a * z
-
-
-def test_unsupported_complex_function_names_the_ufunc():
-    with pytest.raises(compiler.CompileError, match="np.sin of complex numbers is not "
-                                                    "supported on the cuda target") as info:
-        compiler.compile(sine, "c64[?]", target="cuda")
-    assert isinstance(info.value, NotImplementedError)
-    assert "test_cuda_complex.py" in str(info.value)
 
 
 def scaled_sum(a, z):
