@@ -249,6 +249,19 @@ def test_zero_d_array_arguments_match_numpy(sim, dtype):
     check(got, store_into(zero_d.copy(), finite), 0, 8 * eps * np.abs(finite).sum())
 
 
+def triple_in_place(a):
+    a[...] = a * 3.0
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=["f64", "c128"])
+def test_zero_d_argument_written_in_place_returns_none(sim, dtype):
+    a = np.array(2 - 1j if dtype == np.complex128 else 2.0, dtype)
+    cf = compiler.compile(triple_in_place, "f64[]" if dtype == np.float64 else "c128[]",
+                          target="cuda")
+    assert cf(a) is None and triple_in_place(a.copy()) is None
+    check(a, np.array(3 * (2 - 1j if dtype == np.complex128 else 2.0), dtype), 0)
+
+
 @pytest.mark.parametrize("dtype", COMPLEX, ids=["c64", "c128"])
 def test_complex_matmul_matches_numpy(sim, dtype):
     """Complex products are loop nests (the tiled kernel multiplies reals)."""
