@@ -4,8 +4,9 @@ Arguments exposing ``__cuda_array_interface__`` are used in place (they must be 
 device compiled for: ValueError otherwise); NumPy arrays are copied to the device and, when
 the function writes into them, copied back (a read-only one raises NumPy's ValueError before
 anything runs, as on the CPU). Results are NumPy arrays when every array argument was a
-NumPy array, DeviceArrays otherwise; scalars are NumPy scalars. Raises RuntimeError ("no
-CUDA driver: ..." / "no CUDA device: ...") without a GPU.
+NumPy array, DeviceArrays otherwise; scalars are NumPy scalars; a function with no results
+returns None. Raises RuntimeError ("no CUDA driver: ..." / "no CUDA device: ...") without a
+GPU.
 
 A failed run-time check (in a kernel, through the status block, or on the host) raises the
 exception of the CPU path (``status_error``): the check's kind and message, then the file,
@@ -92,6 +93,8 @@ class GPUFunction:
                 out.append(r.read().view(dt) if on_host else r)
             else:
                 out.append(dt.type(r))
+        if not out:   # a function without a return statement returns None, as in Python
+            return None
         return out[0] if len(out) == 1 else tuple(out)
 
     def _check_devices(self, args, index: int) -> None:
@@ -125,9 +128,10 @@ class GPUFunction:
 
 
 def _scalar(a, dt: np.dtype):
-    """A scalar argument as the host program holds it: a NumPy float, or an int holding the
-    signed value of the storage width."""
-    if dt.kind == "f":
+    """A scalar argument as the host program holds it: a NumPy float or complex (the host
+    program passes a complex as its two float parts), or an int holding the signed value of
+    the storage width."""
+    if dt.kind in "fc":
         return dt.type(a)
     v = int(a)
     bits = 8 * dt.itemsize

@@ -1,6 +1,8 @@
 // RUN: grafo ir %S/inputs/gpu_complex.py:exp_scaled --signature "c64[?]" --stage optimized | grafo translate - --to=ptx | filecheck %s
 // RUN: grafo ir %S/inputs/gpu_complex.py:complex_total --signature "c128[?]" --stage optimized | grafo translate - --to=ptx | filecheck %s --check-prefix=SUM
 // RUN: grafo ir %S/inputs/gpu_complex.py:half_axpy --signature "f16[?], f16[?]" --stage optimized | grafo translate - --to=ptx | filecheck %s --check-prefix=HALF
+// RUN: grafo ir %S/inputs/gpu_complex.py:complex_sine --signature "c128[?]" --stage optimized | grafo translate - --to=ptx | filecheck %s --check-prefix=SINE
+// RUN: grafo ir %S/inputs/gpu_complex.py:complex_scaled --signature "c128[?], c128" --stage optimized | grafo translate - --to=ptx | filecheck %s --check-prefix=SCALAR
 
 /// np.exp of complex64 in a kernel: each element is loaded as two floats (re at +0, im at +4),
 /// exp/sin/cos come from libdevice (no glibc cexpf), and both parts are stored.
@@ -34,3 +36,22 @@
 // HALF-DAG: add.rn.f32
 // HALF-DAG: st.global.b16
 // HALF-NOT: add.rn.f16
+
+/// np.sin of complex128 (complextrig.py's csin over libdevice's sin, cos, sinh, cosh): the
+/// kernel loads both parts, calls libdevice's argument reduction, and no C library csin.
+
+// SINE-LABEL: .visible .entry complex_sine_k0(
+// SINE-NOT: csin
+// SINE-DAG: ld.global.b64 {{.*}}, [[[Z:%rd[0-9]+]]+8];
+// SINE-DAG: ld.global.b64 {{.*}}, [[[Z]]];
+// SINE-DAG: call.uni (retval0), __internal_trig_reduction_slowpathd
+// SINE: ret;
+
+/// A complex128 scalar argument is two .f64 kernel parameters, both used by the product.
+
+// SCALAR-LABEL: .visible .entry complex_scaled_k0(
+// SCALAR: .param .f64 [[RE:complex_scaled_k0_param_[0-9]+]],
+// SCALAR-NEXT: .param .f64 [[IM:complex_scaled_k0_param_[0-9]+]],
+// SCALAR-DAG: ld.param.b64 {{.*}}, [[[RE]]];
+// SCALAR-DAG: ld.param.b64 {{.*}}, [[[IM]]];
+// SCALAR-DAG: fma.rn.f64

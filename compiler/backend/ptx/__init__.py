@@ -155,25 +155,11 @@ class CudaBackend(Backend):
 
     def prepare(self, module):
         """The tensor-level rewrites of the CUDA target (``matmul.prepare``,
-        ``gpu_reduce.prepare``). Raises the CompileError ``errors.unsupported`` (also a
-        NotImplementedError) for a complex scalar argument, which the CUDA runtime passes as
-        a real number only."""
-        _refuse_complex_scalar_arguments(module)
+        ``gpu_reduce.prepare``)."""
         return GR.prepare(MM.prepare(module))
 
     def codegen(self, module) -> PTXModule:
         return compile_module(module, None, self.target)
-
-
-def _refuse_complex_scalar_arguments(module) -> None:
-    for f in module.functions():
-        for i, a in enumerate(f.body.args):
-            if isinstance(a.type, T.ComplexType):
-                name = a.name_hint or f"argument {i}"
-                raise unsupported(f"complex scalar argument '{name}' ({T.to_dtype(a.type)}) "
-                                  f"is not supported on the cuda target", f.loc,
-                                  "pass its real and imaginary parts as float scalars and "
-                                  "build it with complex(re, im) inside the function")
 
 
 __all__ = ["CudaBackend", "CudaTarget", "PTXModule", "compile_module"]

@@ -15,8 +15,8 @@ infinities, NaNs as glibc gives them):
   else ``|y| / 2t + i copysign(t, y)``, scaled by 1/4 where ``hypot`` would overflow;
 - ``cpow(z, w) = cexp(w clog(z))``, glibc's definition (after ``npy_cpow``'s special cases).
 
-The other C99 functions (``csin``, ``ctanh``, ``casin`` ...) are not provided: NumPy's
-``sin``, ``tanh``, ``arcsin`` ... of complex numbers raise a CompileError on the cuda target.
+The trigonometric and hyperbolic ones (``csin``, ``ctanh``, ``casin`` ...) are
+``complextrig.py``'s.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ import math
 
 from llvmlite import ir
 
-from ...errors import unsupported
 from ..llvm import complexmath
 from ..llvm.complexmath import Library, Real
 from ..llvm.rules.complex import make, parts
+from .complextrig import FUNCTIONS as TRIG
 
 
 def _copysign(r: Real, x, sign):
@@ -93,7 +93,7 @@ class Libdevice(Library):
     """libdevice's real functions (``__nv_<name>``, ``__nv_<name>f`` for float) and the
     complex functions of this module."""
 
-    FUNCTIONS = {"cexp": cexp, "clog": clog, "csqrt": csqrt, "cpow": cpow}
+    FUNCTIONS = {"cexp": cexp, "clog": clog, "csqrt": csqrt, "cpow": cpow, **TRIG}
 
     def real(self, name: str, ty: ir.Type) -> str:
         return "__nv_" + super().real(name, ty)
@@ -110,13 +110,8 @@ LIBDEVICE = Libdevice()
 
 # Kernel lowering rules (``kernels.OVERRIDES``) of the ops whose CPU rules call the C library.
 def lower_cmath(fe, op):
-    """``grafo.cmath`` through ``complexmath`` with ``LIBDEVICE``; a CompileError naming the
-    ufunc when it needs a C99 function this module lacks."""
+    """``grafo.cmath`` through ``complexmath`` with ``LIBDEVICE``."""
     name = op.callee
-    if not complexmath.available(name, LIBDEVICE):
-        raise unsupported(f"np.{name} of complex numbers is not supported on the cuda target",
-                          op.loc, "compile for the CPU, or compute it from the real and "
-                          "imaginary parts")
     fe.mod.uses_libdevice = True
     b = fe.b
     args = [parts(b, v) for v in fe.operands(op)]

@@ -147,6 +147,8 @@ class HostProgram:
             elif isinstance(v.type, T.ComplexType):   # as two float parameters (``kernels.py``)
                 part = storage_dtype(T.lowered(v.type).element).type
                 out += [part(x.real), part(x.imag)]
+            elif v.type == T.f16:   # as its 16 bits (``kernels.py``)
+                out.append(np.float16(x).view(np.uint16))
             else:
                 out.append((storage_dtype(v.type if v.type != T.i1 else T.i8).type(x)))
         return out

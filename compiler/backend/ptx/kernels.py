@@ -40,7 +40,7 @@ from ..llvm.emitter import Emitter, ModuleEmitter
 from ..llvm.errors import check_ops
 from ..llvm.rules import RULES
 from ..llvm.rules.complex import make as make_complex
-from ..llvm.types import I1, I8, I32, I64, PTR, STATUS, scalar, storage
+from ..llvm.types import I1, I8, I32, I64, PTR, STATUS, from_storage, scalar, storage
 from . import complexlib as CL
 from . import reduce as R
 from .target import TRIPLE, target_machine
@@ -177,10 +177,8 @@ class KernelEmitter(Emitter):
                 self.values[v] = self._memref(v.type, args)
             elif isinstance(v.type, T.ComplexType):
                 self.values[v] = make_complex(self.b, next(args), next(args))
-            else:
-                p = next(args)
-                self.values[v] = self.b.icmp_unsigned("!=", p, ir.Constant(I8, 0)) \
-                    if scalar(v.type) == I1 else p
+            else:   # as stored: a bool in a byte, a half in its 16 bits
+                self.values[v] = from_storage(self.b, next(args), v.type)
         self.status = self.b.addrspacecast(next(args), PTR)
         self.out = self.b.addrspacecast(next(args), PTR) if with_out else None
         self.exit = self.new_block("exit")

@@ -3,11 +3,11 @@
 The CPU lowering of ``np.matmul`` is a cache-blocked kernel (packing into a heap buffer,
 register tiles) that suits neither the GPU nor a partition into kernels. The CUDA backend
 therefore rewrites, before lowering (``prepare``), every ``np.matmul`` of two operands of rank
->= 2 and a numeric (not bool) dtype into ``np.gpu_matmul``. Its lowering rule emits the
-plain loop nest ``C[..., i, j] = sum_k A[..., i, k] * B[..., k, j]`` (batch dims broadcast
-as in NumPy, floats with ``math.fma``, integers wrapping) with the outermost loop marked
-``grafo.matmul``; the nest is the semantics (the loop-level interpreter runs it), and the
-partition turns the marked loop into one ``matmul`` kernel (``emit_matmul``):
+>= 2 and a real numeric (not bool, not complex) dtype into ``np.gpu_matmul``. Its lowering
+rule emits the plain loop nest ``C[..., i, j] = sum_k A[..., i, k] * B[..., k, j]`` (batch
+dims broadcast as in NumPy, floats with ``math.fma``, integers wrapping) with the outermost
+loop marked ``grafo.matmul``; the nest is the semantics (the loop-level interpreter runs it),
+and the partition turns the marked loop into one ``matmul`` kernel (``emit_matmul``):
 
 - blocks of ``TILE x TILE`` threads, block ``(x, y)`` computing the output tile at rows
   ``y * TILE``, columns ``x * TILE``; grid z strides over the batch;
@@ -61,7 +61,10 @@ def prepare(module):
         if not isinstance(op, npd.MatmulOp):
             continue
         a, b = (v.type for v in op.operands)
-        if min(len(T.shape_of(a)), len(T.shape_of(b))) < 2 or T.is_bool(T.element_type(a)):
+        # the tiled kernel multiplies real numbers; complex products stay loop nests
+        element = T.element_type(a)
+        if min(len(T.shape_of(a)), len(T.shape_of(b))) < 2 or T.is_bool(element) or \
+                isinstance(T.strong(element), T.ComplexType):
             continue
         new = GpuMatmulOp.build(list(op.operands), None, [op.result.type], None, op.loc)
         op.parent.insert_before(op, new)

@@ -107,6 +107,8 @@ def param_types(k) -> list:
             out += [ctypes.c_uint64] + [ctypes.c_int64] * (1 + 2 * v.type.rank)
         elif isinstance(v.type, T.ComplexType):
             out += [np.ctypeslib.as_ctypes_type(_storage(T.lowered(v.type).element))] * 2
+        elif v.type == T.f16:   # its 16 bits (``KernelEmitter``)
+            out.append(ctypes.c_uint16)
         else:
             out.append(np.ctypeslib.as_ctypes_type(_storage(v.type)))
     return out + [ctypes.c_uint64] * (2 if k.kind in ("reduce", "serial") else 1)
@@ -190,6 +192,9 @@ class KernelSemantics:
             if isinstance(t, T.ComplexType):
                 re, im = next(it), next(it)
                 env[v] = _storage(t).type(complex(re, im))
+                continue
+            if t == T.f16:
+                env[v] = np.uint16(next(it)).view(np.float16)
                 continue
             if not isinstance(t, T.MemRefType):
                 env[v] = _to_interp(t, next(it))

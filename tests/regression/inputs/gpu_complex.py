@@ -13,3 +13,11 @@ def complex_total(a):
 
 def half_axpy(x, y):
     return x * 2.0 + y
+
+
+def complex_sine(a):
+    return np.sin(a)
+
+
+def complex_scaled(a, z):
+    return a * z
