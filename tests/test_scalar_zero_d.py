@@ -370,3 +370,41 @@ def test_in_place_updates_of_a_shared_zero_d_array_are_compile_errors(fn, args):
 @pytest.mark.parametrize("n", [0, 3])
 def test_in_place_update_of_a_fresh_zero_d_array(n):
     run_joined(augment_fresh, (np.int64(n),))
+
+
+# x[i, ...]: a 0-d view; writes through it reach x, writes into x reach it --------------
+
+def write_through_zero_d_view(x):
+    y = x[1, ...]
+    y[...] = 3
+    return x
+
+
+def write_through_zero_d_view_empty_tuple(x):
+    y = x[-1, ...]
+    y[()] = 5
+    y += 2
+    return x, y
+
+
+def zero_d_view_sees_later_writes(x):
+    y = x[1, ...]
+    x[1] = 7
+    return y + 1, x
+
+
+def zero_d_view_of_a_row(x, i):
+    y = x[i, 0, ...]
+    y[...] = 5
+    return x, y
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), min_size=2,
+                max_size=6))
+def test_zero_d_views_write_through(values):
+    x = np.array(values)
+    for fn in (write_through_zero_d_view, write_through_zero_d_view_empty_tuple,
+               zero_d_view_sees_later_writes):
+        run_both(fn, (x.copy(),))
+    run_both(zero_d_view_of_a_row, (x.reshape(-1, 1).copy(), np.int64(-1)))

@@ -10,7 +10,7 @@ import numpy as np
 from .. import types as T
 from ..dialects import np as npd
 from ..dialects import np_data as nd
-from ..ir.core import Value
+from ..ir.core import OpResult, Value
 from .arrays import select
 from .manipulation import nonzero
 from .ops import (
@@ -63,8 +63,11 @@ def subscript(cx, x, index):
         if ellipsis and not spec:  # x[...] of a 0-d array: the array itself
             return x
         out = cx.emit(npd.SubscriptOp, [x, *operands], {"spec": spec, "bounds": bounds})
-    if ellipsis and not isinstance(out.type, T.TensorType):  # x[0, ...]: a 0-d array
+    if ellipsis and not isinstance(out.type, T.TensorType):  # x[0, ...]: a 0-d view
+        element = out
         out = cx.emit(npd.ReshapeOp, [out], types=[T.TensorType((), out.type)])
+        if isinstance(element, OpResult) and isinstance(element.op, npd.SubscriptOp):
+            cx.views[out] = (element.op, x)   # writes into it reach x (``mutation.py``)
     return out
 
 

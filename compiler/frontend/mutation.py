@@ -122,6 +122,8 @@ def reapply(cx, chain, base: Value) -> Value:
         if isinstance(src, npd.SubscriptOp):
             v = cx.emit(npd.SubscriptOp, [base, *src.indices],
                         {"spec": src.attr("spec"), "bounds": src.attr("bounds", ())})
+            if not isinstance(v.type, T.TensorType):   # the 0-d view x[i, ...]
+                v = cx.emit(npd.ReshapeOp, [v], types=[T.TensorType((), v.type)])
         elif isinstance(src, npd.TransposeOp):
             v = cx.emit(npd.TransposeOp, [base], {"perm": src.attr("perm")})
         elif isinstance(src, (npd.RealOp, npd.ImagOp)):
