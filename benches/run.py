@@ -8,15 +8,15 @@ float32), matmul 64/256/1024 float32, a 2-D stencil (2000 x 2000 float32), expli
 dot-product loop over 10^6 float64, a 200 x 100 Mandelbrot, a triad loop writing into an
 argument, ``a[i] = b[i] + s * c[i]`` on 10^7 float64), a 50-term polynomial in three 3-D
 float64 arrays (one broadcast) on 4,096 and 10^6 elements (Numba runs the hand-written loop
-``polynomial_loop``, ``HAND_WRITTEN``), a horizontal-diffusion weather stencil (20
-overlapping slices of a 68 x 68 x 32 float64 grid into an output argument), a boolean-mask
-mean per bin in a loop (50 bins over 10^5 float64), a CRC-16 loop on Python ints over 10^6
-uint8 (grafo vs Numba; NumPy's interpreter would take seconds), and compile latency
-(first call in a fresh process, grafo vs Numba; ``import compiler``, a ``cache=True`` hit and the compile time of
+``polynomial_loop``, ``HAND_WRITTEN``), a horizontal-diffusion weather stencil (20 overlapping
+slices of a 68 x 68 x 32 float64 grid into an output argument), a boolean-mask mean per bin in
+a loop (50 bins over 10^5 float64), a CRC-16 loop on Python ints over 10^6 uint8 (grafo vs
+Numba; NumPy's interpreter would take seconds), and compile latency (first call in a fresh
+process, grafo vs Numba; ``import compiler``, a ``cache=True`` hit and the compile time of
 straight-line array code, ``benches/latency.py``). Each time is the median, min and max over
-repeats of the per-call time; the libraries take turns in three rounds, each turn several
-calls long after a half-second pause and warm-up calls (alternating libraries call by call
-would time each one while the previous one's worker threads still spin, see ``_measure``).
+repeats of the per-call time; the libraries take turns in three rounds, each turn several calls
+long after a half-second pause and warm-up calls (alternating libraries call by call would time
+each one while the previous one's worker threads still spin, see ``_measure``).
 
 The suite runs once per thread count of ``--threads`` (default: every CPU, then 1), each in a
 fresh process with ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS`` set to
