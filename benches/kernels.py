@@ -117,3 +117,44 @@ def polynomial_loop(xs, ys, zs):
                     + 0.375*x*x*z*z*z - 0.500*x*y*y*y*y + 0.625*x*y*y*y*z - 0.750*x*y*y*z*z
                     + 0.875*x*y*z*z*z - 0.125*x*z*z*z*z)
     return out
+
+
+def hdiff(out, inp, coeff):
+    """Horizontal diffusion (the COSMO weather model's stencil, as in the GT4Py/DaCe
+    benchmarks): a Laplacian, two fluxes limited to the gradient's sign, into ``out`` (the
+    grid ``inp`` less a halo of 2 in the first two dims)."""
+    ni, nj, nk = out.shape
+    lap = 4.0 * inp[1:ni + 3, 1:nj + 3, :] - (
+        inp[2:ni + 4, 1:nj + 3, :] + inp[0:ni + 2, 1:nj + 3, :]
+        + inp[1:ni + 3, 2:nj + 4, :] + inp[1:ni + 3, 0:nj + 2, :])
+    res1 = lap[1:, 1:nj + 1, :] - lap[:-1, 1:nj + 1, :]
+    flx = np.where(res1 * (inp[2:ni + 3, 2:nj + 2, :] - inp[1:ni + 2, 2:nj + 2, :]) > 0,
+                   0, res1)
+    res2 = lap[1:ni + 1, 1:, :] - lap[1:ni + 1, :-1, :]
+    fly = np.where(res2 * (inp[2:ni + 2, 2:nj + 3, :] - inp[2:ni + 2, 1:nj + 2, :]) > 0,
+                   0, res2)
+    out[:, :, :] = inp[2:ni + 2, 2:nj + 2, :] - coeff[:, :, :] * (
+        flx[1:, :, :] - flx[:-1, :, :] + fly[:, 1:, :] - fly[:, :-1, :])
+
+
+def mask_bins(r, v, edges, out):
+    """The mean of ``v`` over each bin ``[edges[i], edges[i + 1])`` of ``r``, one boolean
+    mask per bin (a radial profile as users write it)."""
+    for i in range(out.shape[0]):
+        lo, hi = edges[i], edges[i + 1]
+        m = (lo <= r) & (r < hi)
+        out[i] = v[m].mean()
+
+
+def crc16(data):
+    """CRC-16/CCITT-FALSE (polynomial 0x1021, initial value 0xFFFF) of a uint8 array, the
+    bitwise loop on Python ints."""
+    crc = 0xFFFF
+    for i in range(data.shape[0]):
+        crc ^= int(data[i]) << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc

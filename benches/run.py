@@ -11,12 +11,15 @@ batched product, gemv at 256/1024/2048, the chains ``1.5*A@B@C - 0.5*D`` and ``A
 dot-product loop over 10^6 float64, a 200 x 100 Mandelbrot, a triad loop writing into an
 argument, ``a[i] = b[i] + s * c[i]`` on 10^7 float64), a 50-term polynomial in three 3-D
 float64 arrays (one broadcast) on 4,096 and 10^6 elements (Numba runs the hand-written loop
-``polynomial_loop``, ``HAND_WRITTEN``), and compile latency (first call in a fresh process,
-grafo vs Numba; ``import compiler``, a ``cache=True`` hit and the compile time of
+``polynomial_loop``, ``HAND_WRITTEN``), a horizontal-diffusion weather stencil (20 overlapping
+slices of a 68 x 68 x 32 float64 grid into an output argument), a boolean-mask mean per bin in
+a loop (50 bins over 10^5 float64), a CRC-16 loop on Python ints over 10^6 uint8 (grafo vs
+Numba; NumPy's interpreter would take seconds), and compile latency (first call in a fresh
+process, grafo vs Numba; ``import compiler``, a ``cache=True`` hit and the compile time of
 straight-line array code, ``benches/latency.py``). Each time is the median, min and max over
-repeats of the per-call time; the libraries take turns in three rounds, each turn several
-calls long after a half-second pause and warm-up calls (alternating libraries call by call
-would time each one while the previous one's worker threads still spin, see ``_measure``).
+repeats of the per-call time; the libraries take turns in three rounds, each turn several calls
+long after a half-second pause and warm-up calls (alternating libraries call by call would time
+each one while the previous one's worker threads still spin, see ``_measure``).
 
 The suite runs once per thread count of ``--threads`` (default: every CPU, then 1), each in a
 fresh process with ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS`` set to
@@ -201,6 +204,16 @@ def _cases(np, quick: bool):
         ("Mandelbrot 200x100, 200 iters", "mandelbrot",
          (np.int64(200), np.int64(100), np.int64(200)), 5, 1, None, None, loops),
     ]
+    grid = rng.random((68, 68, 32))   # 64 x 64 x 32 with a halo of 2 in i and j
+    cases.append(("horizontal diffusion 64x64x32 f64 (20 slices, into an argument)", "hdiff",
+                  (np.empty((64, 64, 32)), grid, rng.random((64, 64, 32))), 15, 1,
+                  None, None, loops))
+    cases.append(("mask reduction v[m].mean(), 50 bins of 1e5 f64 in a loop", "mask_bins",
+                  (rng.random(10**5), rng.random(10**5), np.linspace(0.0, 1.0, 51),
+                   np.empty(50)), 10, 1, None, None, loops))
+    cases.append(("CRC-16 loop on Python ints, 1e6 u8", "crc16",
+                  (rng.integers(0, 256, 10**6, dtype=np.uint8),), 7, 1, None, None,
+                  ("grafo", "numba")))
     for dt in ("f32", "f64"):   # products of n >= 48 (48^3 multiply-adds) call NumPy's BLAS
         for m in (64, 256, 1024, 2048):
             a, b = (f32(m, m) if dt == "f32" else rng.random((m, m)) for _ in range(2))

@@ -60,7 +60,26 @@ def create_target_machine(triple: str, cpu: str, features: str = "", *, reloc: s
     else:
         _initialize_all()
     return llvm.Target.from_triple(triple).create_target_machine(
-        cpu=cpu, features=features, opt=3, reloc=reloc, codemodel=codemodel, jit=jit)
+        cpu=cpu, features=vector_width_features(triple, features), opt=3, reloc=reloc,
+        codemodel=codemodel, jit=jit)
+
+
+# LLVM tunes Intel CPUs with AVX-512 (Skylake-X through Sapphire Rapids) with
+# ``prefer-256-bit``, its ``"prefer-vector-width"="256"``: the vectorizers stop at 256 bits
+# although 512-bit registers are legal (``min-legal-vector-width`` is unbounded without the
+# attribute). grafo's elementwise loops are bandwidth- or FMA-bound and gain from the wider
+# vectors there, as on AMD Zen 4, whose tuning already prefers 512; on a CPU without AVX-512
+# the flag changes nothing.
+WIDE_VECTORS = "-prefer-256-bit"
+
+
+def vector_width_features(triple: str, features: str) -> str:
+    """``features`` (an LLVM feature string) with the vector-width choice of ``triple``: x86-64
+    targets prefer 512-bit vectors where the CPU has AVX-512 (``WIDE_VECTORS``); other
+    architectures keep LLVM's choice."""
+    if triple.split("-", 1)[0] != "x86_64":
+        return features
+    return ",".join(f for f in (features, WIDE_VECTORS) if f)
 
 
 def cpu_target_machine(target) -> llvm.TargetMachine:
@@ -140,9 +159,10 @@ exit:
 
 def vector_bits(tm: llvm.TargetMachine | None = None) -> int:
     """The width in bits of the vectors LLVM's loop vectorizer chooses for ``tm`` (default:
-    this CPU), found by vectorizing a float32 loop: 512 for AMD Zen 4, 256 for Intel CPUs
-    with AVX-512 (LLVM's ``prefer-256-bit`` tuning) and AVX2 CPUs, 128 for baseline x86-64
-    and generic aarch64 (scalable SVE vectors count as their 128-bit minimum)."""
+    this CPU), found by vectorizing a float32 loop: 512 for CPUs with AVX-512 (AMD Zen 4,
+    Intel CPUs, whose ``prefer-256-bit`` tuning ``WIDE_VECTORS`` turns off), 256 for AVX2
+    CPUs, 128 for baseline x86-64 and generic aarch64 (scalable SVE vectors count as their
+    128-bit minimum)."""
     if tm is None:
         return _host_vector_bits()
     ref = llvm.parse_assembly(_PROBE)

@@ -13,6 +13,7 @@ from ... import types as T
 from ...ir.builder import Builder
 from ...ir.core import Operation
 from .. import np as npd
+from .masks import masked_count, masked_sum
 from .matchers import all_elements, all_true, int_zero, integral, neg_zero, not_float, one, pos_zero
 from .rewrites import idempotent, involution, rhs_identity, same_kind, same_operands, table
 
@@ -127,4 +128,6 @@ PATTERNS = table([
     (npd.TransposeOp, transpose_identity),
     (npd.TransposeOp, transpose_transpose),
     (npd.WhereOp, where_same),
+    (npd.ReduceOp, masked_sum),
+    (npd.DimOp, masked_count),
 ])
