@@ -50,16 +50,21 @@ def _kind(cx, kind, stable) -> None:
                 kind=ValueError)
 
 
-def sorted_along(cx, x, axis, arg: bool):
-    """``(sorted x or its argsort, axis)``: flattened when ``axis`` is None (an argument
-    left out, Python's None, is the last axis)."""
+def _lines(cx, x, axis):
+    """``(x, ax)``: the array whose lines along ``ax`` are sorted or partitioned; flattened
+    when ``axis`` is Python's None (an argument left out is the last axis)."""
     x = materialize(cx, x)
     if axis is None:
         axis = Constant(-1)
     if A.is_none(axis):
-        x, ax = A.reshape(cx, x, Constant(-1)), 0
-    else:
-        ax = A.normalize_axis(cx, A.int_constant(cx, axis, "axis"), _rank(x))
+        return A.reshape(cx, x, Constant(-1)), 0
+    return x, A.normalize_axis(cx, A.int_constant(cx, axis, "axis"), _rank(x))
+
+
+def sorted_along(cx, x, axis, arg: bool):
+    """``(sorted x or its argsort, axis)``: flattened when ``axis`` is None (an argument
+    left out, Python's None, is the last axis)."""
+    x, ax = _lines(cx, x, axis)
     if T.is_complex(x.type):
         perm = _complex_argsort(cx, x, ax)
         return (perm if arg else take_along_axis(cx, x, perm, Constant(ax))), ax
@@ -72,13 +77,7 @@ def partitioned_along(cx, x, axis, kth: list[int], middle: bool, arg: bool):
     are sorted."""
     if T.is_complex(x.type):
         return sorted_along(cx, x, axis, arg)
-    x = materialize(cx, x)
-    if axis is None:
-        axis = Constant(-1)
-    if A.is_none(axis):
-        x, ax = A.reshape(cx, x, Constant(-1)), 0
-    else:
-        ax = A.normalize_axis(cx, A.int_constant(cx, axis, "axis"), _rank(x))
+    x, ax = _lines(cx, x, axis)
     return cx.emit(nd.PartitionOp, [x], {"axis": ax, "kth": kth, "middle": middle,
                                          "arg": arg}), ax
 
