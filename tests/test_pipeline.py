@@ -76,7 +76,7 @@ def test_cpu_model_takes_a_cpu_triple_only():
 def test_every_target_has_a_backend():
     cases = {"cpu": (JITBackend, "jit", None), "x86-64-v2": (ObjectBackend, "object", None),
              "aarch64-linux-gnu": (ObjectBackend, "object", None),
-             "cuda:1": (CudaBackend, "cuda", "")}
+             "cuda:1": (CudaBackend, "cuda", "arith-emulate-unsupported-floats")}
     for name, (cls, kind, loop_pipeline) in cases.items():
         backend = for_target(resolve(name))
         assert isinstance(backend, Backend) and type(backend) is cls

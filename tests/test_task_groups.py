@@ -39,8 +39,8 @@ def two_sums_offset(x, y, k, j):
 
 
 def scale_in_place(x, y):
-    for i in range(x.shape[0]):
-        x[i] = x[i] * 2.0 + 1.0
+    for i in range(1, x.shape[0]):   # a recurrence: serial, not a parallel loop by itself
+        x[i] = x[i - 1] * 0.5 + x[i]
     t = np.float64(0.0)
     for i in range(y.shape[0]):
         t = t * 0.25 + y[i]
@@ -124,8 +124,10 @@ def test_which_functions_form_task_groups(fn, grouped):
 
 
 def test_products_form_one_group():
-    text = compiler.compile(products, "f64[128,128], f64[128,128], f64[128,128], "
-                                      "f64[128,128]").ir_stages["loops"]
+    # 40 x 40: below lowering/blas.py's GEMM_MIN_FLOPS, so the generated kernels are tasks
+    # (BLAS calls, which thread themselves, are never moved into a task)
+    text = compiler.compile(products, "f64[40,40], f64[40,40], f64[40,40], "
+                                      "f64[40,40]").ir_stages["loops"]
     assert text.count("grafo.tasks") == 1
 
 

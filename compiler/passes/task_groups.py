@@ -8,8 +8,9 @@ between them. A window becomes one task group when its cost model says the threa
 - no task holds a ``grafo.parallel`` loop that could be worth threading by itself (its trip
   counts unknown or reaching ``PARALLEL_MIN_ELEMENTS``): inside a task such loops run on one
   thread, so a task group only gathers work that is serial or small;
-- the tasks' work is not known to be below ``PARALLEL_MIN_ELEMENTS`` (all trip counts
-  constant);
+- the tasks' work is not known to be below ``PARALLEL_MIN_ELEMENTS`` (an upper bound from
+  loop bounds that are constants, or arithmetic of constants and enclosing induction
+  variables, ``_static_work``);
 - every value a task defines and later code uses is a scalar (it crosses through a
   one-element buffer) or a buffer allocated before the tasks.
 
@@ -59,26 +60,54 @@ def _forward_unchanged(block: Block) -> None:
                     r.replace_all_uses_with(op.iter_inits[k])
 
 
-def _static_work(op: Operation) -> int | None:
-    """Iterations of the ``scf.for`` loops in ``op`` when all are constant, else None
-    (``scf.while`` loops: None)."""
+def _static_work(op: Operation, ivs: dict | None = None) -> int | None:
+    """An upper bound on the iterations of the ``scf.for`` loops in ``op`` when their bounds
+    are constants or arithmetic of constants and enclosing induction variables (a blocked
+    loop's inner bounds), else None (``scf.while`` loops: None)."""
     if isinstance(op, scf.WhileOp):
         return None
+    ivs = {} if ivs is None else ivs
+    trips = 1
+    if isinstance(op, scf.ForOp):
+        ranges = [_range(v, ivs) for v in op.operands[:3]]
+        if None in ranges or ranges[2][0] <= 0:
+            return None
+        (lb, _), (_, ub), (step, _) = ranges
+        trips = max(0, -(-(ub - lb) // step))
+        ivs = {**ivs, op.regions[0].block.args[0]: (lb, max(lb, ub - 1))}
     inner = 0
     for region in op.regions:
         for o in region.block.ops:
             if o.regions:
-                w = _static_work(o)
+                w = _static_work(o, ivs)
                 if w is None:
                     return None
                 inner += w
-    if not isinstance(op, scf.ForOp):
-        return inner
-    bounds = [v.owner_op() for v in op.operands[:3]]
-    if not all(isinstance(b, arith.ConstantOp) for b in bounds):
+    return trips * max(inner, 1) if isinstance(op, scf.ForOp) else inner
+
+
+def _range(v, ivs: dict) -> tuple[int, int] | None:
+    """``(lowest, highest)`` value of the index ``v``: a constant, an enclosing induction
+    variable of ``ivs``, or ``+ - * / min max`` of such; None otherwise."""
+    if v in ivs:
+        return ivs[v]
+    op = v.owner_op()
+    if isinstance(op, arith.ConstantOp):
+        c = op.attr("value")
+        return (c, c) if isinstance(c, int) else None
+    combine = _COMBINE.get(getattr(op, "name", None))
+    if combine is None or len(op.operands) != 2:
         return None
-    lb, ub, step = (b.attr("value") for b in bounds)
-    return max(0, -(-(ub - lb) // step)) * max(inner, 1)
+    a, b = (_range(o, ivs) for o in op.operands)
+    if a is None or b is None or (op.name == "arith.divsi" and b[0] <= 0):
+        return None
+    corners = [combine(x, y) for x in a for y in b]
+    return min(corners), max(corners)
+
+
+_COMBINE = {"arith.addi": lambda x, y: x + y, "arith.subi": lambda x, y: x - y,
+            "arith.muli": lambda x, y: x * y, "arith.divsi": lambda x, y: int(x / y),
+            "arith.minsi": min, "arith.maxsi": max}
 
 
 def _pays(plan: ind.TaskPlan) -> bool:
