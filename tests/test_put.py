@@ -100,3 +100,14 @@ def float_indices(a):
 def test_bad_mode_and_float_indices_are_numpys_errors():
     for fn in (bad_mode, float_indices):
         both(fn, np.arange(3))
+
+
+def put_python_int(a):
+    np.put(a, 3, 9.0)
+    a.put(-1, 7)
+    return a
+
+
+def test_python_int_indices():
+    run_both(put_python_int, (np.zeros((2, 3)),))
+    run_both(put_python_int, (np.zeros(2),))   # index 3 of 2: NumPy's IndexError

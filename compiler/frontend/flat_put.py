@@ -14,6 +14,7 @@ from ..ir.core import Value
 from . import arrays as A
 from . import mutation
 from .indexing import subscript
+from .manipulation import iota
 from .ops import apply_ufunc, cast, check, dim, materialize, product
 from .shape_functions import concatenate
 from .values import Constant, SliceValue, TupleValue
@@ -58,7 +59,7 @@ def put(cx, a, ind, v, mode=None):
     if not (T.is_integer(ind_t) or T.is_bool(ind_t)):
         cx.fail(f"Cannot cast array data from dtype('{T.to_dtype(ind_t)}') to "
                 "dtype('int64') according to the rule 'safe'", "pass integer indices", TypeError)
-    ind = cast(cx, _flat(cx, ind), T.i64)
+    ind = _flat(cx, cast(cx, ind, T.i64))   # cast first: a Python int index is weak
     values = _flat(cx, cast(cx, v, a.type.element))
     nv = dim(cx, values, 0)
     if isinstance(nv, Constant) and nv.value == 0:
@@ -89,7 +90,7 @@ def put(cx, a, ind, v, mode=None):
     else:
         top = apply_ufunc(cx, np.subtract, [n, Constant(1)], operator.sub)
         ind = apply_ufunc(cx, np.maximum, [apply_ufunc(cx, np.minimum, [ind, top]), Constant(0)])
-    cycle = apply_ufunc(cx, np.remainder, [A.arange(cx, cast(cx, m, T.i64)),
+    cycle = apply_ufunc(cx, np.remainder, [iota(cx, m),
                                            apply_ufunc(cx, np.maximum, [nv, Constant(1)], max)])
     flat = mutation.setitem(cx, _flat(cx, a), ind, subscript(cx, values, cycle))
     shape = TupleValue(tuple(dim(cx, a, k) for k in range(a.type.rank)))
